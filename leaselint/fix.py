@@ -1,0 +1,51 @@
+"""Applying fixes to text: non-overlapping edits only, shared edits once."""
+
+from __future__ import annotations
+
+from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix
+from leaselint.source import LineIndex
+
+
+def applicable(fix: Fix | None, unsafe: bool) -> bool:
+    if fix is None or fix.applicability is Applicability.DISPLAY_ONLY:
+        return False
+    return fix.applicability is Applicability.SAFE or unsafe
+
+
+def apply_fixes(text: str, fixes: list[Fix], newline: str = "\n") -> tuple[str, list[Fix]]:
+    """Apply every fix whose edits do not overlap an earlier fix's; return the text and the fixes applied.
+
+    An edit identical to one already taken (two fixes adding the same import) is shared, not repeated.
+    """
+    index = LineIndex(text)
+    taken: list[tuple[int, int, str]] = []
+    applied: list[Fix] = []
+    for fix in sorted(fixes, key=lambda f: min((e.start for e in f.edits), default=None) or (0, 0)):
+        spans = [(index.offset(e.start), index.offset(e.end), _newlines(e, newline)) for e in fix.edits]
+        fresh = [span for span in spans if span not in taken]
+        if any(_overlaps(span, other) for span in fresh for other in taken):
+            continue
+        taken.extend(fresh)
+        applied.append(fix)
+    out = text
+    for start, end, content in sorted(taken, key=lambda s: (s[0], s[1]), reverse=True):
+        out = out[:start] + content + out[end:]
+    return out, applied
+
+
+def _newlines(edit: Edit, newline: str) -> str:
+    return edit.content.replace("\n", newline) if newline != "\n" else edit.content
+
+
+def _overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:
+        # Two insertions at one point, or an insertion strictly inside a replaced span.
+        if a[0] == a[1] and b[0] == b[1]:
+            return a[0] == b[0]
+        point, span = (a, b) if a[0] == a[1] else (b, a)
+        return span[0] < point[0] < span[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def fixable(diagnostics: list[Diagnostic], unsafe: bool) -> list[Fix]:
+    return [d.fix for d in diagnostics if applicable(d.fix, unsafe)]  # type: ignore[misc]

@@ -1,0 +1,89 @@
+"""What the model hands to rules: claims and releases of leases, with their nodes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Hashable
+
+import libcst as cst
+
+from leaselint.diagnostics import Position
+
+if TYPE_CHECKING:
+    from leaselint.model.keys import Resolver
+    from leaselint.model.scope import Scope
+    from leaselint.model.stores import ClaimSpec, ReleaseSpec, Store
+
+Shape = Hashable
+
+
+@dataclass(eq=False)
+class Event:
+    store: Store
+    call: cst.Call
+    receiver: cst.BaseExpression
+    receiver_shape: Shape
+    key: cst.BaseExpression
+    key_shape: Shape
+    scope: Scope
+    # The statement the call belongs to (a line, or the header of a compound statement).
+    statement: cst.CSTNode
+    # True when a new statement can be put right before `statement`.
+    insertable: bool
+    awaited: bool
+    start: Position
+    end: Position
+
+    @property
+    def method(self) -> str:
+        func = self.call.func
+        return func.attr.value if isinstance(func, cst.Attribute) else ""
+
+
+@dataclass(eq=False)
+class Claim(Event):
+    spec: ClaimSpec = None  # type: ignore[assignment]
+    value: cst.BaseExpression | None = None
+    has_lifetime: bool = False
+
+
+@dataclass(eq=False)
+class Release(Event):
+    spec: ReleaseSpec = None  # type: ignore[assignment]
+    checked: bool = False
+    in_pipeline: bool = False
+    # How the result is used: "statement" (discarded), "await-statement", or "expression".
+    usage: str = "expression"
+    # The release names more keys than this one (delete(a, b)).
+    other_keys: int = 0
+
+
+@dataclass(eq=False)
+class Lease:
+    """Claims and releases of one key of one store client."""
+
+    receiver_shape: Shape
+    key_shape: Shape
+    claims: list[Claim] = field(default_factory=list)
+    releases: list[Release] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class LeaseModel:
+    module: cst.Module
+    leases: list[Lease]
+    # Every claim and release, leased or not (a claim never released is a marker, not a lease).
+    claims: list[Claim]
+    releases: list[Release]
+    scopes: list[Scope]
+    resolver: Resolver
+    # Bound name -> dotted import (`token_hex` -> `secrets.token_hex`).
+    imports: dict[str, str]
+    # Module facts the fixes need.
+    logger_name: str | None
+    imported_modules: set[str]
+    module_names: set[str]
+    script_constant: str | None
+    header_position: Position
+    header_after_import: bool
+    positions: dict

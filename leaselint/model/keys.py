@@ -1,0 +1,259 @@
+"""When two expressions name the same key (or the same client).
+
+An expression is reduced to a hashable shape. Strings built with f-strings,
+`%`, `.format` and `+` reduce to the same sequence of literal text and parts;
+names reduce to their single assignment, `self.attr` to what `__init__` put
+there, and calls to their callee and arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Hashable
+
+import libcst as cst
+
+from leaselint.model.scope import Scope
+
+Shape = Hashable
+
+_MAX_DEPTH = 12
+_PERCENT = re.compile(r"%(?:\((?P<name>\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcab]|%%")
+_BRACES = re.compile(r"\{\{|\}\}|\{(?P<field>[^{}]*)\}")
+
+
+def literal_string(node: cst.BaseExpression) -> str | None:
+    """The value of a plain string literal (or implicit concatenation of them)."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value.decode("latin-1") if isinstance(value, bytes) else value
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = literal_string(node.left), literal_string(node.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def code_of(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+class Resolver:
+    """Reduces expressions to shapes inside the scopes of one module."""
+
+    def __init__(self, module_scope: Scope) -> None:
+        self.module_scope = module_scope
+
+    # Names and attributes -------------------------------------------------
+
+    def single_value(self, name: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
+        """The one expression a name was assigned, looking outward from scope."""
+        current: Scope | None = scope
+        while current is not None:
+            if name in current.params:
+                return None
+            values = current.bindings.get(name)
+            if values:
+                if len(values) == 1 and values[0] is not None:
+                    return values[0], current
+                return None
+            current = current.parent
+        return None
+
+    def defining_scope(self, name: str, scope: Scope) -> Scope | None:
+        current: Scope | None = scope
+        while current is not None:
+            if name in current.params or name in current.bindings:
+                return current
+            current = current.parent
+        return None
+
+    def self_attr_values(self, attr: str, scope: Scope) -> list[tuple[cst.BaseExpression | None, Scope]]:
+        if scope.cls is None:
+            return []
+        values = scope.cls.attrs.get(attr)
+        if values:
+            return values
+        class_values = scope.cls.bindings.get(attr, [])
+        return [(value, self.module_scope) for value in class_values]
+
+    def is_self(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        return isinstance(node, cst.Name) and scope.self_name == node.value
+
+    # Shapes ---------------------------------------------------------------
+
+    def shape(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Shape:
+        if depth > _MAX_DEPTH:
+            return ("code", code_of(node))
+        parts = self._string_parts(node, scope, depth)
+        if parts is not None:
+            return _join(parts)
+        if isinstance(node, cst.Name):
+            return self._name_shape(node.value, scope, depth)
+        if isinstance(node, cst.Attribute):
+            if self.is_self(node.value, scope):
+                return self._self_attr_shape(node.attr.value, scope, depth)
+            return ("attr", self.shape(node.value, scope, depth + 1), node.attr.value)
+        if isinstance(node, cst.Call):
+            if _is_name(node.func, "str") and len(node.args) == 1:
+                return self.shape(node.args[0].value, scope, depth + 1)
+            args = tuple(
+                (arg.keyword.value if arg.keyword else None, self.shape(arg.value, scope, depth + 1))
+                for arg in node.args
+            )
+            return ("call", self.shape(node.func, scope, depth + 1), args)
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return ("str", (node.value,))
+        if isinstance(node, cst.Await):
+            return self.shape(node.expression, scope, depth + 1)
+        return ("code", re.sub(r"\s+", "", code_of(node)))
+
+    def _name_shape(self, name: str, scope: Scope, depth: int) -> Shape:
+        found = self.single_value(name, scope)
+        if found is not None:
+            value, where = found
+            return self.shape(value, where, depth + 1)
+        return ("name", name)
+
+    def _self_attr_shape(self, attr: str, scope: Scope, depth: int) -> Shape:
+        values = self.self_attr_values(attr, scope)
+        shapes = {self.shape(v, where, depth + 1) if v is not None else None for v, where in values}
+        if len(shapes) == 1 and None not in shapes:
+            return shapes.pop()
+        return ("self", attr)
+
+    # Strings --------------------------------------------------------------
+
+    def _string_parts(self, node: cst.BaseExpression, scope: Scope, depth: int) -> list | None:
+        """Literal text and shapes of the parts of a built string, or None."""
+        text = literal_string(node)
+        if text is not None:
+            return [text]
+        if isinstance(node, cst.FormattedString):
+            parts: list = []
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    parts.append(part.value)
+                else:
+                    parts.append(self.shape(part.expression, scope, depth + 1))
+            return parts
+        if isinstance(node, cst.ConcatenatedString):
+            left = self._string_parts(node.left, scope, depth)
+            right = self._string_parts(node.right, scope, depth)
+            if left is not None and right is not None:
+                return left + right
+            return None
+        if isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.Add):
+                left = self._string_parts(node.left, scope, depth)
+                right = self._string_parts(node.right, scope, depth)
+                if left is None and right is None:
+                    return None
+                left = left if left is not None else [self.shape(node.left, scope, depth + 1)]
+                right = right if right is not None else [self.shape(node.right, scope, depth + 1)]
+                return left + right
+            if isinstance(node.operator, cst.Modulo):
+                template = literal_string(node.left)
+                if template is not None:
+                    return self._percent_parts(template, node.right, scope, depth)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value == "format":
+                template = literal_string(node.func.value)
+                if template is not None:
+                    return self._format_parts(template, node.args, scope, depth)
+        return None
+
+    def _percent_parts(self, template: str, right: cst.BaseExpression, scope: Scope, depth: int) -> list | None:
+        if isinstance(right, cst.Tuple):
+            args = [element.value for element in right.elements]
+        else:
+            args = [right]
+        named = _dict_items(right)
+        parts: list = []
+        position, index = 0, 0
+        for match in _PERCENT.finditer(template):
+            parts.append(template[position : match.start()])
+            position = match.end()
+            if match.group(0) == "%%":
+                parts.append("%")
+                continue
+            name = match.group("name")
+            if name is not None:
+                if named is None or name not in named:
+                    return None
+                parts.append(self.shape(named[name], scope, depth + 1))
+            else:
+                if index >= len(args):
+                    return None
+                parts.append(self.shape(args[index], scope, depth + 1))
+                index += 1
+        parts.append(template[position:])
+        return parts
+
+    def _format_parts(self, template: str, args, scope: Scope, depth: int) -> list | None:
+        positional = [a.value for a in args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        parts: list = []
+        position, auto = 0, 0
+        for match in _BRACES.finditer(template):
+            parts.append(template[position : match.start()])
+            position = match.end()
+            token = match.group(0)
+            if token in ("{{", "}}"):
+                parts.append(token[0])
+                continue
+            field_name = re.split(r"[!:]", match.group("field"), maxsplit=1)[0]
+            if field_name == "":
+                field_name = str(auto)
+                auto += 1
+            if field_name.isdigit():
+                index = int(field_name)
+                if index >= len(positional):
+                    return None
+                parts.append(self.shape(positional[index], scope, depth + 1))
+            elif field_name in keywords:
+                parts.append(self.shape(keywords[field_name], scope, depth + 1))
+            else:
+                return None
+        parts.append(template[position:])
+        return parts
+
+
+def _join(parts: list) -> Shape:
+    """Merge adjacent literal text; a lone non-literal part is its own shape."""
+    merged: list = []
+    for part in parts:
+        if isinstance(part, tuple) and part and part[0] == "str":
+            for inner in part[1]:
+                _append(merged, inner)
+        else:
+            _append(merged, part)
+    if len(merged) == 1 and not isinstance(merged[0], str):
+        return merged[0]
+    return ("str", tuple(merged))
+
+
+def _append(merged: list, part) -> None:
+    if isinstance(part, str):
+        if not part:
+            return
+        if merged and isinstance(merged[-1], str):
+            merged[-1] += part
+            return
+    merged.append(part)
+
+
+def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
+    if not isinstance(node, cst.Dict):
+        return None
+    items: dict[str, cst.BaseExpression] = {}
+    for element in node.elements:
+        if isinstance(element, cst.DictElement):
+            key = literal_string(element.key)
+            if key is not None:
+                items[key] = element.value
+    return items
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name

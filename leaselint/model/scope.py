@@ -1,0 +1,79 @@
+"""Functions, classes and the names bound in them, gathered in one walk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    # Class-body assignments (`KEY = "lock"`).
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    # `self.x = value` in any method: x -> [(value, method scope)].
+    attrs: dict[str, list[tuple[cst.BaseExpression | None, "Scope"]]] = field(default_factory=dict)
+    methods: dict[str, "Scope"] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Scope:
+    node: cst.CSTNode
+    name: str
+    parent: Scope | None
+    cls: ClassInfo | None = None
+    params: list[str] = field(default_factory=list)
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    is_async: bool = False
+    is_static: bool = False
+
+    @property
+    def self_name(self) -> str | None:
+        """The name of the instance parameter of a method, if this is one."""
+        if self.cls is None or self.is_static or not self.params:
+            return None
+        return self.params[0]
+
+    def bind(self, name: str, value: cst.BaseExpression | None) -> None:
+        self.bindings.setdefault(name, []).append(value)
+
+    def all_names(self) -> set[str]:
+        names = set(self.params) | set(self.bindings)
+        return names | (self.parent.all_names() if self.parent else set())
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """Names bound by an assignment target (`a`, `a, b`, `[a, *b]`)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: list[str] = []
+        for element in target.elements:
+            value = element.value
+            names.extend(target_names(value.value if isinstance(value, cst.StarredElement) else value))
+        return names
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def function_params(node: cst.FunctionDef) -> list[str]:
+    params = node.params
+    ordered = list(params.posonly_params) + list(params.params)
+    names = [p.name.value for p in ordered]
+    if isinstance(params.star_arg, cst.Param):
+        names.append(params.star_arg.name.value)
+    names.extend(p.name.value for p in params.kwonly_params)
+    if params.star_kwarg is not None:
+        names.append(params.star_kwarg.name.value)
+    return names
+
+
+def is_staticmethod(node: cst.FunctionDef) -> bool:
+    for decorator in node.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Name) and expr.value == "staticmethod":
+            return True
+    return False

@@ -1,0 +1,126 @@
+"""Every client family leaselint knows, as data.
+
+A row says how the family's claims, releases, reads and expiries look, and
+which token-checked release its fixes write. Rules never name a store: they
+read the events the model builds from this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Arg:
+    """Where an argument sits: a position, a keyword, or both."""
+
+    index: int | None = None
+    keyword: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A conditional create: `method(...)` that only writes when the key is absent."""
+
+    method: str
+    key: Arg
+    value: Arg | None
+    # An argument that must be a literal True for the call to be conditional.
+    flag: Arg | None = None
+    # For command-style calls: the command word and the words that make it conditional.
+    command: str | None = None
+    command_flag: str | None = None
+    # Arguments (or command words) that give the claim a lifetime.
+    lifetime: tuple[Arg, ...] = ()
+    lifetime_words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReleaseSpec:
+    """A call that removes a key. `checked` releases compare the holder first."""
+
+    method: str
+    # Key arguments: every positional one (delete(*keys)) or one Arg.
+    key: Arg | None = None
+    command: tuple[str, ...] = ()
+    checked: bool = False
+    # The call returns the old value rather than a count (GETDEL).
+    returns_value: bool = False
+    # For script calls: where the script text is; it must delete a key.
+    script: Arg | None = None
+
+
+@dataclass(frozen=True)
+class Store:
+    name: str
+    # Import roots whose clients belong to this family.
+    modules: tuple[str, ...]
+    # Attribute and variable names that usually hold such a client.
+    client_names: tuple[str, ...]
+    claims: tuple[ClaimSpec, ...]
+    releases: tuple[ReleaseSpec, ...]
+    # Calls that open a pipeline on a client: releases on it are queued.
+    pipelines: tuple[str, ...] = ()
+    # How the fix writes a token-checked release (see leaselint.rewrite).
+    safe_release: str | None = None
+    # Byte strings that must appear in a file for a claim of this store to be there.
+    claim_words: tuple[bytes, ...] = ()
+
+
+_KEY = Arg(0, "name")
+_VALUE = Arg(1, "value")
+
+REDIS = Store(
+    name="redis",
+    modules=("redis", "valkey", "aioredis", "django_redis", "coredis"),
+    client_names=("redis", "client", "conn", "connection", "r", "rdb", "rds", "cache", "valkey"),
+    claims=(
+        ClaimSpec(
+            "set",
+            key=_KEY,
+            value=_VALUE,
+            flag=Arg(4, "nx"),
+            lifetime=(Arg(2, "ex"), Arg(3, "px"), Arg(None, "exat"), Arg(None, "pxat")),
+        ),
+        ClaimSpec("setnx", key=_KEY, value=_VALUE),
+        ClaimSpec(
+            "execute_command",
+            key=Arg(1),
+            value=Arg(2),
+            command="SET",
+            command_flag="NX",
+            lifetime_words=("EX", "PX", "EXAT", "PXAT"),
+        ),
+    ),
+    releases=(
+        ReleaseSpec("delete"),
+        ReleaseSpec("unlink"),
+        ReleaseSpec("getdel", key=_KEY, returns_value=True),
+        ReleaseSpec("execute_command", command=("DEL", "UNLINK")),
+        ReleaseSpec("execute_command", key=Arg(1), command=("DELIFEQ", "DELEX"), checked=True),
+        ReleaseSpec("delex", key=_KEY, checked=True),
+        # eval of a compare-and-delete script: the key is the first KEYS entry.
+        ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0)),
+    ),
+    pipelines=("pipeline", "transaction"),
+    safe_release="redis-script",
+    claim_words=(b"nx=True", b"setnx", b"NX"),
+)
+
+STORES: tuple[Store, ...] = (REDIS,)
+
+
+def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
+    return [(store, spec) for store in STORES for spec in store.claims if spec.method == method]
+
+
+def release_specs(method: str) -> list[tuple[Store, ReleaseSpec]]:
+    return [(store, spec) for store in STORES for spec in store.releases if spec.method == method]
+
+
+def pipeline_methods() -> set[str]:
+    return {name for store in STORES for name in store.pipelines}
+
+
+def prefilter_words() -> tuple[bytes, ...]:
+    return tuple(word for store in STORES for word in store.claim_words)

@@ -1,0 +1,189 @@
+"""Where a claim's stored value comes from: fresh, fixed, guessable or unknown.
+
+Answered once here for every rule: LL001 asks it to tell whether a token it can
+reuse exists; the token rules report the fixed and guessable ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from leaselint.model.keys import literal_string
+from leaselint.model.scope import Scope
+
+FRESH, FIXED, GUESSABLE, UNKNOWN = "fresh", "fixed", "guessable", "unknown"
+
+# Calls by dotted name: (kind, what the message calls it).
+CALLS: dict[str, tuple[str, str]] = {
+    "uuid.uuid4": (FRESH, "uuid4"),
+    "os.urandom": (FRESH, "os.urandom"),
+    "socket.gethostname": (FIXED, "host name"),
+    "socket.getfqdn": (FIXED, "host name"),
+    "platform.node": (FIXED, "host name"),
+    "os.getpid": (FIXED, "process id"),
+    "os.getppid": (FIXED, "process id"),
+    "threading.get_ident": (FIXED, "thread id"),
+    "threading.get_native_id": (FIXED, "thread id"),
+    "_thread.get_ident": (FIXED, "thread id"),
+    "getpass.getuser": (FIXED, "user name"),
+    "time.time": (GUESSABLE, "time.time()"),
+    "time.time_ns": (GUESSABLE, "time.time_ns()"),
+    "time.monotonic": (GUESSABLE, "time.monotonic()"),
+    "time.monotonic_ns": (GUESSABLE, "time.monotonic()"),
+    "time.perf_counter": (GUESSABLE, "time.perf_counter()"),
+    "datetime.datetime.now": (GUESSABLE, "datetime.now()"),
+    "datetime.datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
+    "datetime.now": (GUESSABLE, "datetime.now()"),
+    "datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
+    "uuid.uuid1": (GUESSABLE, "uuid1 (host and time)"),
+    "itertools.count": (GUESSABLE, "counter"),
+}
+# Every call of these modules: (kind, what the message calls it).
+MODULES: dict[str, tuple[str, str]] = {
+    "secrets": (FRESH, "secrets"),
+    "random": (GUESSABLE, "random module"),
+}
+# Attribute reads that name a fixed identity.
+ATTRIBUTES: dict[str, tuple[str, str]] = {
+    "nodename": (FIXED, "host name"),
+    "oid": (FIXED, "Celery's app.oid (one value per worker process)"),
+}
+HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
+# Calls that keep the origin of their receiver or single argument.
+PASS_THROUGH = {"str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip"}
+
+_RANK = {FRESH: 3, UNKNOWN: 2, GUESSABLE: 1, FIXED: 0}
+
+
+@dataclass(frozen=True)
+class Origin:
+    kind: str
+    reason: str = ""
+    node: cst.CSTNode | None = None
+
+
+class Origins:
+    """Answers `origin(expr, scope)` for one module."""
+
+    def __init__(self, imports: dict[str, str], resolver) -> None:
+        self.imports = imports
+        self.resolver = resolver
+
+    def dotted(self, node: cst.BaseExpression) -> str | None:
+        """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
+        parts: list[str] = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        head = self.imports.get(node.value, node.value)
+        return ".".join([head, *reversed(parts)])
+
+    def origin(self, node: cst.BaseExpression, scope: Scope, key_shape=None, depth: int = 0) -> Origin:
+        if depth > 10:
+            return Origin(UNKNOWN)
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
+            return Origin(FIXED, "constant", node)
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return Origin(FIXED, "constant", node)
+        if key_shape is not None and self.resolver.shape(node, scope) == key_shape:
+            return Origin(FIXED, "the lease's own name", node)
+        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+            return self._combine(self._parts(node), scope, key_shape, depth, node)
+        if isinstance(node, cst.Name):
+            return self._name(node, scope, key_shape, depth)
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node, scope, key_shape, depth)
+        if isinstance(node, cst.Subscript):
+            name = self.dotted(node.value)
+            if name in ("os.environ",) and node.slice:
+                index = node.slice[0].slice
+                if isinstance(index, cst.Index) and literal_string(index.value) in HOST_VARIABLES:
+                    return Origin(FIXED, "host name", node)
+            return Origin(UNKNOWN)
+        if isinstance(node, cst.Call):
+            return self._call(node, scope, key_shape, depth)
+        return Origin(UNKNOWN)
+
+    def _parts(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
+        if isinstance(node, cst.FormattedString):
+            return [p.expression for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+        if isinstance(node, cst.BinaryOperation):
+            right = node.right
+            items = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
+            return [node.left, *items]
+        return [node]
+
+    def _combine(self, parts, scope: Scope, key_shape, depth: int, node) -> Origin:
+        """A value built from parts is as good as its best part: one fresh part makes it fresh."""
+        origins = [self.origin(part, scope, key_shape, depth + 1) for part in parts]
+        origins = [o for o in origins if o.reason != "constant"] or origins
+        if not origins:
+            return Origin(FIXED, "constant", node)
+        best = max(origins, key=lambda o: _RANK[o.kind])
+        if best.kind == FIXED:
+            reasons = sorted({o.reason for o in origins})
+            return Origin(FIXED, " and ".join(reasons), node)
+        return Origin(best.kind, best.reason, node if best.kind != FRESH else best.node)
+
+    def _name(self, node: cst.Name, scope: Scope, key_shape, depth: int) -> Origin:
+        found = self.resolver.single_value(node.value, scope)
+        if found is None:
+            return Origin(UNKNOWN)
+        value, where = found
+        inner = self.origin(value, where, key_shape, depth + 1)
+        if where.parent is None and scope.parent is not None:
+            if inner.reason == "constant":
+                return Origin(FIXED, "module-level constant", value)
+            return Origin(FIXED, "module-level value made once per process", value)
+        return inner
+
+    def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
+        if self.resolver.is_self(node.value, scope):
+            values = self.resolver.self_attr_values(node.attr.value, scope)
+            if len(values) == 1 and values[0][0] is not None:
+                value, where = values[0]
+                inner = self.origin(value, where, key_shape, depth + 1)
+                if where is not scope and where.name == "__init__":
+                    return Origin(FIXED, "value made once per instance in __init__", value)
+                return inner
+            return Origin(UNKNOWN)
+        known = ATTRIBUTES.get(node.attr.value)
+        if known is not None:
+            return Origin(known[0], known[1], node)
+        if node.attr.value in ("hex", "int", "bytes"):
+            return self.origin(node.value, scope, key_shape, depth + 1)
+        return Origin(UNKNOWN)
+
+    def _call(self, node: cst.Call, scope: Scope, key_shape, depth: int) -> Origin:
+        name = self.dotted(node.func)
+        if name is not None:
+            if name in CALLS:
+                kind, reason = CALLS[name]
+                return Origin(kind, reason, node)
+            head = name.split(".")[0]
+            if head in MODULES and name != "random.SystemRandom" and "SystemRandom" not in name:
+                kind, reason = MODULES[head]
+                return Origin(kind, reason, node)
+            if "SystemRandom" in name:
+                return Origin(FRESH, "SystemRandom", node)
+            if name in ("threading.current_thread", "os.uname"):
+                return Origin(FIXED, "thread" if "thread" in name else "host name", node)
+            if name == "os.environ.get" and node.args:
+                if literal_string(node.args[0].value) in HOST_VARIABLES:
+                    return Origin(FIXED, "host name", node)
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "join" and node.args:
+            argument = node.args[0].value
+            if isinstance(argument, (cst.List, cst.Tuple)):
+                return self._combine([e.value for e in argument.elements], scope, key_shape, depth, node)
+        if isinstance(func, cst.Attribute) and func.attr.value in PASS_THROUGH:
+            if func.attr.value == "format" and literal_string(func.value) is not None:
+                return self._combine([a.value for a in node.args], scope, key_shape, depth, node)
+            return self.origin(func.value, scope, key_shape, depth + 1)
+        if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
+            return self.origin(node.args[0].value, scope, key_shape, depth + 1)
+        return Origin(UNKNOWN)

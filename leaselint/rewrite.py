@@ -1,0 +1,258 @@
+"""Fixes that make a lease safe, built once and shared by every rule.
+
+The pieces are edits on the source text at CST node positions: a token made
+at the claim, a token-checked release in one server step that reports a lost
+lease, and the imports and module constant they need. Two rules that fix the
+same lease build the same edits, so their fixes merge instead of conflicting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from leaselint.diagnostics import Applicability, Edit, Fix, Position
+from leaselint.model.events import Claim, Lease, LeaseModel, Release
+from leaselint.model.keys import code_of
+from leaselint.model.values import FIXED, GUESSABLE, Origins
+
+SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
+SCRIPT_TEXT = (
+    "(\n"
+    "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
+    "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
+    ")"
+)
+LOST_MESSAGE = "lease %s expired before release and may be held by another worker"
+RELEASE_STYLES = ("lua", "delifeq", "delex")
+
+
+@dataclass
+class Token:
+    """How the release reaches the holder token, and what the claim side must change."""
+
+    code: str
+    edits: list[Edit] = field(default_factory=list)
+    applicability: Applicability = Applicability.SAFE
+    new_token: bool = False
+
+
+class NoFix(Exception):
+    """The lease cannot be fixed automatically; the text says why."""
+
+
+class LeaseFixer:
+    def __init__(self, model: LeaseModel, release_style: str = "lua") -> None:
+        self.model = model
+        self.positions = model.positions
+        self.origins = Origins(model.imports, model.resolver)
+        self.release_style = release_style
+        self.lines = model.module.code.splitlines()
+
+    # Positions ------------------------------------------------------------
+
+    def _range(self, node: cst.CSTNode) -> tuple[Position, Position]:
+        where = self.positions[node]
+        return Position(where.start.line, where.start.column), Position(where.end.line, where.end.column)
+
+    def _replace(self, node: cst.CSTNode, content: str) -> Edit:
+        start, end = self._range(node)
+        return Edit(start, end, content)
+
+    def _indent_of(self, node: cst.CSTNode) -> str:
+        start, _ = self._range(node)
+        line = self.lines[start.line - 1] if start.line - 1 < len(self.lines) else ""
+        return line[: start.column]
+
+    def _insert_before(self, statement: cst.CSTNode, line: str) -> Edit:
+        start, _ = self._range(statement)
+        return Edit(start, start, f"{line}\n{self._indent_of(statement)}")
+
+    # Tokens ---------------------------------------------------------------
+
+    def token_for(self, lease: Lease, release: Release) -> Token:
+        """The holder token at the release, inventing and carrying one when needed."""
+        same_function = [c for c in lease.claims if c.scope is release.scope]
+        cls = release.scope.cls
+        same_class = [c for c in lease.claims if cls is not None and c.scope.cls is cls and c.scope.self_name]
+        if same_function:
+            return self._local_token(same_function, release)
+        if same_class and release.scope.self_name:
+            return self._attribute_token(same_class, release)
+        raise NoFix(
+            "the claim is in another function: return a fresh token from the claim and pass it to the release"
+        )
+
+    def _weak(self, claim: Claim) -> bool:
+        origin = self.origins.origin(claim.value, claim.scope, claim.key_shape)
+        return origin.kind in (FIXED, GUESSABLE)
+
+    def _local_token(self, claims: list[Claim], release: Release) -> Token:
+        values = {code_of(c.value) if c.value is not None else None for c in claims}
+        if None in values:
+            raise NoFix("the claim stores no value to compare with")
+        reusable = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
+        if reusable and len(values) == 1:
+            return Token(values.pop())
+        name = self._fresh_local(release)
+        return self._new_token(claims, name, Applicability.UNSAFE)
+
+    def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
+        self_name = release.scope.self_name
+        reusable = all(self._self_attr(c) is not None and not self._weak(c) for c in claims)
+        attrs = {self._self_attr(c) for c in claims}
+        if reusable and len(attrs) == 1:
+            return Token(f"{self_name}.{attrs.pop()}")
+        attr = self._fresh_attribute(release)
+        carried = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
+        if carried:
+            edits = [
+                self._insert_before(c.statement, f"{c.scope.self_name}.{attr} = {code_of(c.value)}")
+                for c in claims
+                if self._check_insertable(c)
+            ]
+            return Token(f"{self_name}.{attr}", edits, Applicability.UNSAFE)
+        token = self._new_token(claims, attr, Applicability.UNSAFE, on_self=True)
+        token.code = f"{self_name}.{attr}"
+        return token
+
+    def _self_attr(self, claim: Claim) -> str | None:
+        value = claim.value
+        if isinstance(value, cst.Attribute) and claim.scope.self_name and self.model.resolver.is_self(
+            value.value, claim.scope
+        ):
+            return value.attr.value
+        return None
+
+    def _check_insertable(self, claim: Claim) -> bool:
+        if not claim.insertable:
+            raise NoFix("the claim sits where a statement cannot be put before it")
+        return True
+
+    def _new_token(self, claims: list[Claim], name: str, applicability, on_self: bool = False) -> Token:
+        edits: list[Edit] = []
+        for claim in claims:
+            self._check_insertable(claim)
+            target = f"{claim.scope.self_name}.{name}" if on_self else name
+            edits.append(self._insert_before(claim.statement, f"{target} = secrets.token_hex(16)"))
+            edits.append(self._replace(claim.value, target))
+        return Token(name, edits, applicability, new_token=True)
+
+    def _fresh_local(self, release: Release) -> str:
+        taken = release.scope.all_names() | self.model.module_names
+        return _unique("token", taken, "lease_token")
+
+    def _fresh_attribute(self, release: Release) -> str:
+        cls = release.scope.cls
+        taken = set(cls.attrs) | set(cls.bindings) | set(cls.methods) if cls else set()
+        return _unique("_lease_token", taken, "_lease_token")
+
+    # Releases -------------------------------------------------------------
+
+    def release_call(self, release: Release, token: str) -> str:
+        receiver = code_of(release.receiver)
+        key = code_of(release.key)
+        if self.release_style == "delifeq":
+            return f'{receiver}.execute_command("DELIFEQ", {key}, {token})'
+        if self.release_style == "delex":
+            return f'{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'
+        return f"{receiver}.eval({self.script_name}, 1, {key}, {token})"
+
+    @property
+    def script_name(self) -> str:
+        if self.model.script_constant:
+            return self.model.script_constant
+        return _unique(SCRIPT_NAME, self.model.module_names, SCRIPT_NAME)
+
+    @property
+    def log_call(self) -> str:
+        if self.model.logger_name:
+            return f"{self.model.logger_name}.warning"
+        return "logging.getLogger(__name__).warning"
+
+    def checked_release(self, lease: Lease, release: Release) -> Fix:
+        """Replace a release that does not check the holder with one that does, in one server step."""
+        if release.other_keys:
+            raise NoFix("the call deletes other keys too: release the lease on its own")
+        if release.spec.returns_value and release.usage == "expression":
+            raise NoFix("the code uses the value GETDEL returned")
+        token = self.token_for(lease, release)
+        call = self.release_call(release, token.code)
+        awaited = "await " if release.awaited else ""
+        key = code_of(release.key)
+        edits = list(token.edits)
+        applicability = token.applicability
+        message = "Release with a token-checked compare-and-delete in one server step"
+        if token.new_token:
+            message = "Store a fresh token with the claim and " + message[0].lower() + message[1:]
+        if release.in_pipeline:
+            edits.append(self._replace(release.call, call))
+            applicability = Applicability.UNSAFE
+            message += "; its result (0: lease lost) arrives in the pipeline's execute()"
+        elif release.usage == "statement":
+            indent = self._indent_of(release.statement) + self.model.module.default_indent
+            report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
+            edits.append(self._replace(release.statement, f"if not {awaited}{call}:\n{indent}{report}"))
+        elif release.usage == "inline":
+            report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
+            edits.append(Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}"))
+        else:
+            edits.append(self._replace(release.call, call))
+        header = self.header_edit(
+            logging=release.usage in ("statement", "inline") and not release.in_pipeline,
+            secrets=token.new_token,
+        )
+        if header is not None:
+            edits.append(header)
+        return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
+
+    def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
+        start, end = self._range(release.call)
+        if release.awaited:
+            # `await` sits right before the call on the same line.
+            line = self.lines[start.line - 1]
+            prefix = line[: start.column].rstrip()
+            if prefix.endswith("await"):
+                start = Position(start.line, len(prefix) - len("await"))
+        return start, end
+
+    # Module header --------------------------------------------------------
+
+    def header_edit(self, logging: bool, secrets: bool) -> Edit | None:
+        imports = []
+        if logging and not self.model.logger_name and "logging" not in self.model.imported_modules:
+            imports.append("import logging\n")
+        if secrets and "secrets" not in self.model.imported_modules:
+            imports.append("import secrets\n")
+        constant = None
+        if self.release_style == "lua" and not self.model.script_constant:
+            constant = f"{self.script_name} = {SCRIPT_TEXT}\n"
+        if not imports and constant is None:
+            return None
+        position = self.model.header_position
+        if self.model.header_after_import:
+            content = "".join(imports) + (f"\n{constant}" if constant else "")
+            if position.line > len(self.lines) and not self.model.module.code.endswith(("\n", "\r")):
+                content = "\n" + content
+        else:
+            blocks = ["".join(imports)] if imports else []
+            if constant:
+                blocks.append(constant)
+            content = "\n".join(blocks) + "\n"
+        return Edit(position, position, content)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _unique(preferred: str, taken: set[str], base: str) -> str:
+    if preferred not in taken:
+        return preferred
+    if base not in taken:
+        return base
+    index = 2
+    while f"{base}_{index}" in taken:
+        index += 1
+    return f"{base}_{index}"

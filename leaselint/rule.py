@@ -1,0 +1,68 @@
+"""What a rule is: a code, a name, its documentation, its cases and a small check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterator
+
+import libcst as cst
+
+from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position
+from leaselint.model.events import Event, LeaseModel
+from leaselint.rewrite import LeaseFixer
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Code the rule must not report."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Code the rule reports at `line` (and `column`, 1-based, when given).
+
+    `fixed` is the whole text after `--fix --unsafe-fixes`; None means no fix is written.
+    """
+
+    code: str
+    line: int
+    column: int | None = None
+    fixed: str | None = None
+    applicability: Applicability | None = None
+    message_contains: str | None = None
+
+
+@dataclass
+class Context:
+    model: LeaseModel
+    fixer: LeaseFixer
+
+
+class Rule:
+    """Subclasses set the class attributes and write `check`; the docstring is the user documentation."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    # "always", "sometimes" or "none": what --list-rules shows.
+    fix_availability: ClassVar[str] = "none"
+    VALID: ClassVar[list[Valid]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        raise NotImplementedError
+
+    def at_event(self, event: Event, message: str, fix: Fix | None = None) -> Diagnostic:
+        return Diagnostic(self.code, message, event.start, event.end, fix, self.name)
+
+    def at_node(self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None) -> Diagnostic:
+        where = context.model.positions[node]
+        return Diagnostic(
+            self.code,
+            message,
+            Position(where.start.line, where.start.column),
+            Position(where.end.line, where.end.column),
+            fix,
+            self.name,
+        )

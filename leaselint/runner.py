@@ -1,0 +1,122 @@
+"""One file end to end, as a pure function; many files in order."""
+
+from __future__ import annotations
+
+import traceback
+from typing import Iterable
+
+from leaselint.diagnostics import Diagnostic, FileResult, Position
+from leaselint.fix import apply_fixes, fixable
+from leaselint.settings import Settings
+from leaselint.source import DecodeError, LineIndex, SourceText, decode
+from leaselint.suppress import suppressed
+
+MAX_FIX_PASSES = 10
+UNPARSABLE = "LL000"
+
+
+class ParseFailure(Exception):
+    def __init__(self, message: str, line: int = 1, column: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+def parse(text: str):
+    import libcst as cst
+
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise ParseFailure(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column) from None
+    except RecursionError:
+        raise ParseFailure("too deeply nested to parse") from None
+    except Exception as exc:  # libcst raises a few other types on odd input
+        raise ParseFailure(f"cannot parse: {exc}") from None
+
+
+def check_text(text: str, settings: Settings, errors: list[str] | None = None) -> list[Diagnostic]:
+    """Every finding of the selected rules on one text, noqa applied. Raises ParseFailure."""
+    from leaselint.model import build_model
+    from leaselint.rewrite import LeaseFixer
+    from leaselint.rule import Context
+    from leaselint.rules import ALL_RULES
+
+    module = parse(text)
+    model = build_model(module)
+    context = Context(model=model, fixer=LeaseFixer(model, settings.release))
+    index = LineIndex(text)
+    found: list[Diagnostic] = []
+    for rule in ALL_RULES:
+        if not settings.enabled(rule.code):
+            continue
+        try:
+            found.extend(rule.check(context))
+        except Exception:
+            if errors is not None:
+                errors.append(f"rule {rule.code} ({rule.name}) failed:\n{traceback.format_exc()}")
+    found = [d for d in found if not suppressed(d, index)]
+    return sorted(found, key=lambda d: (d.start, d.code))
+
+
+def unparsable(message: str, line: int = 1, column: int = 0) -> Diagnostic:
+    where = Position(max(line, 1), max(column, 0))
+    return Diagnostic(UNPARSABLE, message, where, where, None, "unparsable-file")
+
+
+def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
+    result = FileResult(path=path, original_text=source.text)
+    try:
+        diagnostics = check_text(source.text, settings, result.internal_errors)
+    except ParseFailure as exc:
+        if settings.enabled(UNPARSABLE):
+            result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]
+        return result
+    if settings.fix:
+        text = source.text
+        for _ in range(MAX_FIX_PASSES):
+            fixes = fixable(diagnostics, settings.unsafe_fixes)
+            if not fixes:
+                break
+            new_text, applied = apply_fixes(text, fixes, source.newline)
+            try:
+                new_diagnostics = check_text(new_text, settings, result.internal_errors)
+            except ParseFailure as exc:
+                result.internal_errors.append(
+                    f"a fix produced text that does not parse ({exc}); the file keeps its text"
+                )
+                break
+            text, diagnostics = new_text, new_diagnostics
+            result.fixed_count += len(applied)
+        if text != source.text:
+            result.fixed_text = text
+    result.diagnostics = diagnostics
+    return result
+
+
+def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
+    try:
+        source = decode(data)
+    except DecodeError as exc:
+        result = FileResult(path=path)
+        if settings.enabled(UNPARSABLE):
+            result.diagnostics = [unparsable(f"cannot decode: {exc}")]
+        return result, None
+    return lint_text(source, path, settings), source
+
+
+def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        result = FileResult(path=path)
+        if settings.enabled(UNPARSABLE):
+            result.diagnostics = [unparsable(f"cannot read: {exc.strerror or exc}")]
+        return result, None
+    return lint_bytes(data, path, settings)
+
+
+def lint_paths(paths: Iterable[str], settings: Settings) -> Iterable[tuple[FileResult, SourceText | None]]:
+    for path in paths:
+        yield lint_file(path, settings)
