@@ -8,6 +8,7 @@ same lease build the same edits, so their fixes merge instead of conflicting.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -24,7 +25,7 @@ SCRIPT_TEXT = (
     "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
     ")"
 )
-LOST_MESSAGE = "lease %s expired before release and may be held by another worker"
+LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
 RELEASE_STYLES = ("lua", "delifeq", "delex")
 
 
@@ -199,12 +200,12 @@ class LeaseFixer:
             edits.append(Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}"))
         else:
             edits.append(self._replace(release.call, call))
-        header = self.header_edit(
-            logging=release.usage in ("statement", "inline") and not release.in_pipeline,
-            secrets=token.new_token,
+        edits.extend(
+            self.header_edit(
+                logging=release.usage in ("statement", "inline") and not release.in_pipeline,
+                secrets=token.new_token,
+            )
         )
-        if header is not None:
-            edits.append(header)
         return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
 
     def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
@@ -219,28 +220,61 @@ class LeaseFixer:
 
     # Module header --------------------------------------------------------
 
-    def header_edit(self, logging: bool, secrets: bool) -> Edit | None:
-        imports = []
+    def header_edit(self, logging: bool, secrets: bool) -> list[Edit]:
+        """Imports where isort would put them, and the script constant after the imports."""
+        wanted = []
         if logging and not self.model.logger_name and "logging" not in self.model.imported_modules:
-            imports.append("import logging\n")
+            wanted.append("logging")
         if secrets and "secrets" not in self.model.imported_modules:
-            imports.append("import secrets\n")
+            wanted.append("secrets")
         constant = None
         if self.release_style == "lua" and not self.model.script_constant:
             constant = f"{self.script_name} = {SCRIPT_TEXT}\n"
-        if not imports and constant is None:
-            return None
+        edits: list[Edit] = []
         position = self.model.header_position
-        if self.model.header_after_import:
-            content = "".join(imports) + (f"\n{constant}" if constant else "")
-            if position.line > len(self.lines) and not self.model.module.code.endswith(("\n", "\r")):
-                content = "\n" + content
-        else:
-            blocks = ["".join(imports)] if imports else []
+        at_end = position.line > len(self.lines) and not self.model.module.code.endswith(("\n", "\r"))
+        if not self.model.leading_imports:
+            blocks = ["".join(f"import {name}\n" for name in wanted)] if wanted else []
             if constant:
-                blocks.append(constant)
-            content = "\n".join(blocks) + "\n"
-        return Edit(position, position, content)
+                blocks.append(constant + "\n")
+            if blocks:
+                edits.append(Edit(position, position, "\n".join(blocks) + "\n"))
+            return edits
+        points: dict[Position, tuple[list[str], bool]] = {}
+        for name in wanted:
+            point, separate = self._import_point(name)
+            names, _ = points.get(point, ([], False))
+            points[point] = (names + [name], separate)
+        for point, (names, separate) in points.items():
+            content = "".join(f"import {name}\n" for name in sorted(names)) + ("\n" if separate else "")
+            if point == position and at_end:
+                content = "\n" + content
+            edits.append(Edit(point, point, content))
+        if constant:
+            prefix = "\n" if at_end and position not in points else ""
+            edits.append(Edit(position, position, f"{prefix}\n{constant}"))
+        return _merge_at_same_point(edits)
+
+    def _import_point(self, name: str) -> tuple[Position, bool]:
+        """Before the first leading import that sorts after `name` or is not standard library."""
+        seen_stdlib = False
+        for module, start in self.model.leading_imports:
+            top = module.split(".")[0]
+            if module == "__future__":
+                continue
+            if top not in sys.stdlib_module_names or module.startswith("."):
+                return start, not seen_stdlib
+            if module > name:
+                return start, False
+            seen_stdlib = True
+        return self.model.header_position, False
+
+
+def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:
+    merged: dict[Position, str] = {}
+    for edit in edits:
+        merged[edit.start] = merged.get(edit.start, "") + edit.content
+    return [Edit(point, point, content) for point, content in merged.items()]
 
 
 def _quote(text: str) -> str:

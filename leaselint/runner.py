@@ -28,11 +28,25 @@ def parse(text: str):
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        raise ParseFailure(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column) from None
+        raise _syntax_error(text, exc) from None
     except RecursionError:
         raise ParseFailure("too deeply nested to parse") from None
     except Exception as exc:  # libcst raises a few other types on odd input
         raise ParseFailure(f"cannot parse: {exc}") from None
+
+
+def _syntax_error(text: str, exc) -> ParseFailure:
+    """Python's own message and position where it has one; libcst's otherwise."""
+    import ast
+
+    try:
+        ast.parse(text)
+    except SyntaxError as error:
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    message = exc.message.replace("parser error: ", "")
+    return ParseFailure(f"syntax error: {message}", exc.raw_line, exc.raw_column)
 
 
 def check_text(text: str, settings: Settings, errors: list[str] | None = None) -> list[Diagnostic]:

@@ -95,8 +95,480 @@ class BlindRelease(Rule):
     name = "blind-release"
     fix_availability = "sometimes"
 
-    VALID = []
-    INVALID = []
+    VALID = [
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def cached_profile(uid):
+                r.set(f"profile:{uid}", load(uid), ex=60)
+                r.delete(f"profile:{uid}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def handle_once(event_id):
+                if not r.set(f"seen:{event_id}", 1, nx=True, ex=86400):
+                    return
+                process(event_id)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                if r.set(f"lock:{job}", "1", nx=True, ex=30):
+                    work(job)
+                    r.delete(f"result:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            other = redis.Redis(db=2)
+
+
+            def run(job):
+                if r.set(f"lock:{job}", "1", nx=True, ex=30):
+                    work(job)
+                    other.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import logging
+            import secrets
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+            RELEASE = '''
+            if redis.call("get", KEYS[1]) == ARGV[1] then
+                return redis.call("del", KEYS[1])
+            end
+            return 0
+            '''
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(RELEASE, 1, f"lock:{job}", token):
+                            log.warning("lost lock:%s", job)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                with r.lock(f"lock:{job}", timeout=30):
+                    work(job)
+        """
+        ),
+        Valid(
+            """\
+            import secrets
+
+            import valkey
+
+            v = valkey.Valkey()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if v.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        if not v.execute_command("DELIFEQ", f"lock:{job}", token):
+                            raise RuntimeError("lease lost")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, key):
+                if r.set(key, "1", nx=True, ex=30):
+                    work(job)
+                key = "other"
+                r.delete(key)
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import logging
+            import secrets
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if not r.set(f"lock:{job}", token, nx=True, ex=30):
+                    return
+                try:
+                    work(job)
+                finally:
+                    r.delete(f"lock:{job}")
+        """,
+            line=17,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if not r.set(f"lock:{job}", token, nx=True, ex=30):
+                    return
+                try:
+                    work(job)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
+                        log.warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+
+            class JobLock:
+                def __init__(self, client: redis.Redis, name: str):
+                    self.redis = client
+                    self.key = "lock:%s" % name
+
+                def acquire(self):
+                    return self.redis.set(self.key, "1", nx=True, ex=10)
+
+                def release(self):
+                    self.redis.delete(self.key)
+        """,
+            line=13,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class JobLock:
+                def __init__(self, client: redis.Redis, name: str):
+                    self.redis = client
+                    self.key = "lock:%s" % name
+
+                def acquire(self):
+                    self._lease_token = secrets.token_hex(16)
+                    return self.redis.set(self.key, self._lease_token, nx=True, ex=10)
+
+                def release(self):
+                    if not self.redis.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+
+            class JobLock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.name = name
+
+                def __enter__(self):
+                    self.token = secrets.token_hex(16)
+                    if not self.client.set(f"lock:{self.name}", self.token, nx=True, px=5000):
+                        raise RuntimeError("busy")
+                    return self
+
+                def __exit__(self, *exc):
+                    self.client.delete("lock:{}".format(self.name))
+        """,
+            line=18,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class JobLock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.name = name
+
+                def __enter__(self):
+                    self.token = secrets.token_hex(16)
+                    if not self.client.set(f"lock:{self.name}", self.token, nx=True, px=5000):
+                        raise RuntimeError("busy")
+                    return self
+
+                def __exit__(self, *exc):
+                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, "lock:{}".format(self.name), self.token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:{}".format(self.name))
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis.asyncio as aioredis
+
+            r = aioredis.Redis()
+
+
+            async def refresh(feed):
+                key = f"refresh:{feed}"
+                if not await r.set(key, "busy", nx=True, px=30_000):
+                    return
+                try:
+                    await fetch(feed)
+                finally:
+                    await r.delete(key)
+        """,
+            line=13,
+            column=15,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis.asyncio as aioredis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = aioredis.Redis()
+
+
+            async def refresh(feed):
+                key = f"refresh:{feed}"
+                token = secrets.token_hex(16)
+                if not await r.set(key, token, nx=True, px=30_000):
+                    return
+                try:
+                    await fetch(feed)
+                finally:
+                    if not await r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name):
+                return r.set("%s_lock" % name, "1", nx=True, ex=60)
+
+
+            def release_lock(name):
+                r.delete(f"{name}_lock")
+        """,
+            line=11,
+            column=5,
+            message_contains='the claim is in another function',
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def settle(account, token):
+                key = "settle:" + account
+                if r.execute_command("SET", key, token, "NX", "PX", 10_000):
+                    try:
+                        post(account)
+                    finally:
+                        pipe = r.pipeline()
+                        pipe.delete(key)
+                        pipe.incr("settled")
+                        pipe.execute()
+        """,
+            line=13,
+            column=13,
+            fixed="""\
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def settle(account, token):
+                key = "settle:" + account
+                if r.execute_command("SET", key, token, "NX", "PX", 10_000):
+                    try:
+                        post(account)
+                    finally:
+                        pipe = r.pipeline()
+                        pipe.eval(LEASE_RELEASE_SCRIPT, 1, key, token)
+                        pipe.incr("settled")
+                        pipe.execute()
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def job(name):
+                key = f"lock:{name}"
+                while not r.setnx(key, "locked"):
+                    sleep(0.1)
+                try:
+                    work()
+                finally:
+                    return r.unlink(key)
+        """,
+            line=13,
+            column=16,
+            fixed="""\
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def job(name):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                while not r.setnx(key, token):
+                    sleep(0.1)
+                try:
+                    work()
+                finally:
+                    return r.eval(LEASE_RELEASE_SCRIPT, 1, key, token)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            def run(client, job):
+                token = make_token()
+                if client.set(f"lock:{job}", token, nx=True, ex=30):
+                    try: work()
+                    finally: client.delete(f"lock:{job}")
+        """,
+            line=5,
+            column=18,
+            fixed="""\
+            import logging
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            def run(client, job):
+                token = make_token()
+                if client.set(f"lock:{job}", token, nx=True, ex=30):
+                    try: work()
+                    finally: client.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token) or logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            "Task bookkeeping."
+            from redis import Redis
+
+            client = Redis()
+
+
+            class Task:
+                def _lock_key(self, task_id):
+                    return f"task:{task_id}:lock"
+
+                def start(self, task_id):
+                    return client.set(self._lock_key(task_id), "1", nx=True, ex=300)
+
+                def finish(self, task_id):
+                    client.delete(self._lock_key(task_id), f"task:{task_id}:progress")
+        """,
+            line=15,
+            column=9,
+            message_contains='the call deletes other keys too',
+        ),
+    ]
+
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
         for lease in context.model.leases:

@@ -120,7 +120,8 @@ class _Walker(cst.CSTVisitor):
         if cls is not None:
             cls.bindings.setdefault(name, []).append(value)
         else:
-            self.scope.bind(name, value)
+            line = self.get_metadata(PositionProvider, self.statements[-1][0]).start.line if self.statements else 0
+            self.scope.bind(name, value, line)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -438,9 +439,26 @@ def _pair(claims: list[Claim], releases: list[Release]) -> list[Lease]:
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
-        if lease is not None:
+        if lease is not None and any(not _rebound_between(claim, release) for claim in lease.claims):
             lease.releases.append(release)
     return [lease for lease in leases.values() if lease.releases]
+
+
+def _rebound_between(claim: Claim, release: Release) -> bool:
+    """A name of the key or client is assigned again between the claim and the release."""
+    if claim.scope is not release.scope or claim.start.line >= release.start.line:
+        return False
+    names = _free_names(claim.key_shape) | _free_names(claim.receiver_shape)
+    lines = [line for name in names for line in claim.scope.binding_lines.get(name, [])]
+    return any(claim.start.line < line <= release.start.line for line in lines)
+
+
+def _free_names(shape) -> set[str]:
+    if isinstance(shape, tuple):
+        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
+            return {shape[1]}
+        return set().union(*(_free_names(part) for part in shape)) if shape else set()
+    return set()
 
 
 def _module_facts(walker: _Walker, module: cst.Module, positions, resolver: Resolver) -> dict:
@@ -457,7 +475,7 @@ def _module_facts(walker: _Walker, module: cst.Module, positions, resolver: Reso
         text = literal_string(value.value if isinstance(value, cst.Expr) else value)
         if text is not None and "ARGV[1]" in text and "del" in text.lower():
             script_constant = script_constant or name
-    header, after_import = _header_position(module, positions)
+    header, after_import, leading = _header_position(module, positions)
     return dict(
         logger_name=logger_name,
         imported_modules={bound for bound, dotted in walker.imports.items() if bound == dotted},
@@ -465,15 +483,17 @@ def _module_facts(walker: _Walker, module: cst.Module, positions, resolver: Reso
         script_constant=script_constant,
         header_position=header,
         header_after_import=after_import,
+        leading_imports=leading,
     )
 
 
-def _header_position(module: cst.Module, positions) -> tuple[Position, bool]:
-    """Where new imports and module constants go: after the leading imports."""
+def _header_position(module: cst.Module, positions) -> tuple[Position, bool, list[tuple[str, Position]]]:
+    """Where new module constants go (after the leading imports), and those imports by module name."""
     body = list(module.body)
     index = 0
     if body and _is_docstring(body[0]):
         index = 1
+    leading: list[tuple[str, Position]] = []
     last_import = None
     while index < len(body):
         statement = body[index]
@@ -481,14 +501,24 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool]:
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
         ):
             last_import = statement
+            start = positions[statement].start
+            leading.append((_imported_module(statement.body[0]), Position(start.line, 0)))
             index += 1
             continue
         break
     if last_import is not None:
-        return Position(positions[last_import].end.line + 1, 0), True
+        return Position(positions[last_import].end.line + 1, 0), True, leading
     if index < len(body):
-        return Position(positions[body[index]].start.line, 0), False
-    return Position(len(module.code.splitlines()) + 1, 0), False
+        return Position(positions[body[index]].start.line, 0), False, leading
+    return Position(len(module.code.splitlines()) + 1, 0), False, leading
+
+
+def _imported_module(statement: cst.CSTNode) -> str:
+    if isinstance(statement, cst.Import):
+        return _dotted(statement.names[0].name)
+    if isinstance(statement, cst.ImportFrom):
+        return "." * len(statement.relative) + (_dotted(statement.module) if statement.module else "")
+    return ""
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

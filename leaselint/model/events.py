@@ -86,4 +86,6 @@ class LeaseModel:
     script_constant: str | None
     header_position: Position
     header_after_import: bool
+    # The module's leading import lines: (module name, start of the line).
+    leading_imports: list
     positions: dict

@@ -26,6 +26,8 @@ class Scope:
     cls: ClassInfo | None = None
     params: list[str] = field(default_factory=list)
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    # The lines where each name is (re)bound, to tell a key rebound between claim and release.
+    binding_lines: dict[str, list[int]] = field(default_factory=dict)
     is_async: bool = False
     is_static: bool = False
 
@@ -36,8 +38,9 @@ class Scope:
             return None
         return self.params[0]
 
-    def bind(self, name: str, value: cst.BaseExpression | None) -> None:
+    def bind(self, name: str, value: cst.BaseExpression | None, line: int = 0) -> None:
         self.bindings.setdefault(name, []).append(value)
+        self.binding_lines.setdefault(name, []).append(line)
 
     def all_names(self) -> set[str]:
         names = set(self.params) | set(self.bindings)

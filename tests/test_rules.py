@@ -1,0 +1,84 @@
+"""Every VALID and INVALID case written in the rule modules, run as a test."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from leaselint.diagnostics import Applicability
+from leaselint.rules import ALL_RULES
+from leaselint.runner import lint_text
+from leaselint.settings import Settings
+from leaselint.source import SourceText
+
+SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety")
+
+
+def _params(kind: str):
+    for rule in ALL_RULES:
+        for number, case in enumerate(getattr(rule, kind)):
+            yield pytest.param(rule, case, id=f"{rule.code}-{kind.lower()}-{number}")
+
+
+def _lint(rule, code: str, **options):
+    settings = Settings(select=frozenset({rule.code}), **options)
+    return lint_text(SourceText(textwrap.dedent(code)), "case.py", settings)
+
+
+@pytest.mark.parametrize(("rule", "case"), list(_params("VALID")))
+def test_valid_case(rule, case):
+    result = _lint(rule, case.code)
+    assert [(d.code, d.start.line, d.message) for d in result.diagnostics] == []
+    assert result.internal_errors == []
+
+
+@pytest.mark.parametrize(("rule", "case"), list(_params("INVALID")))
+def test_invalid_case(rule, case):
+    result = _lint(rule, case.code)
+    assert result.internal_errors == []
+    found = [(d.code, d.start.line) for d in result.diagnostics]
+    assert found == [(rule.code, case.line)]
+    diagnostic = result.diagnostics[0]
+    if case.column is not None:
+        assert diagnostic.start.column + 1 == case.column
+    if case.message_contains is not None:
+        assert case.message_contains in diagnostic.message
+
+    fixed = _lint(rule, case.code, fix=True, unsafe_fixes=True)
+    assert fixed.internal_errors == []
+    if case.fixed is None:
+        assert fixed.fixed_text is None
+        return
+    expected = textwrap.dedent(case.fixed)
+    assert fixed.fixed_text == expected
+    assert diagnostic.fix is not None
+    if case.applicability is not None:
+        assert diagnostic.fix.applicability is case.applicability
+    # The fixed text is clean and fixing it again changes nothing.
+    again = _lint(rule, expected, fix=True, unsafe_fixes=True)
+    assert again.diagnostics == []
+    assert again.fixed_text is None
+
+
+def test_safe_fix_alone_matches_unsafe_run_when_safe():
+    """A safe case's fixed text is written by plain --fix too."""
+    for rule in ALL_RULES:
+        for case in rule.INVALID:
+            if case.fixed is not None and case.applicability is Applicability.SAFE:
+                result = _lint(rule, case.code, fix=True)
+                assert result.fixed_text == textwrap.dedent(case.fixed), case.code
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_rule_documentation(rule):
+    doc = textwrap.dedent(rule.__class__.__doc__ or "")
+    for section in SECTIONS:
+        assert section in doc, f"{rule.code} lacks {section}"
+    assert rule.INVALID, f"{rule.code} has no invalid cases"
+
+
+def test_rule_codes_are_unique_and_named():
+    codes = [rule.code for rule in ALL_RULES]
+    assert codes == sorted(set(codes))
+    assert all(rule.name and rule.name == rule.name.lower() for rule in ALL_RULES)
