@@ -151,14 +151,15 @@ class LeaseFixer:
 
     # Releases -------------------------------------------------------------
 
-    def release_call(self, release: Release, token: str) -> str:
-        receiver = code_of(release.receiver)
-        key = code_of(release.key)
-        if self.release_style == "delifeq":
-            return f'{receiver}.execute_command("DELIFEQ", {key}, {token})'
-        if self.release_style == "delex":
-            return f'{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'
-        return f"{receiver}.eval({self.script_name}, 1, {key}, {token})"
+    def release_call(self, lease: Lease, release: Release, token: str) -> str:
+        """The store's token-checked release, as the claim's store writes it."""
+        templates = dict(lease.claims[0].store.checked_release)
+        template = templates.get(self.release_style)
+        if template is None:
+            raise NoFix(f"{lease.claims[0].store.name} has no compare-and-delete in one server step")
+        return template.format(
+            receiver=code_of(release.receiver), script=self.script_name, key=code_of(release.key), token=token
+        )
 
     @property
     def script_name(self) -> str:
@@ -179,7 +180,7 @@ class LeaseFixer:
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value GETDEL returned")
         token = self.token_for(lease, release)
-        call = self.release_call(release, token.code)
+        call = self.release_call(lease, release, token.code)
         awaited = "await " if release.awaited else ""
         key = code_of(release.key)
         edits = list(token.edits)

@@ -18,7 +18,9 @@ class BlindRelease(Rule):
 
     Only leases are reported: a key that is both claimed and released in the
     module. A cache entry (`set(k, v, ex=60)` then `delete(k)`) and an
-    idempotency marker (claimed, never released) are not.
+    idempotency marker (claimed, never released) are not. A delete inside a
+    function meant to break a lock whoever holds it (`break_`, `reset`,
+    `clear`, or a name with `force`) is taken as deliberate and not reported.
 
     ## Why is this bad?
     A lease has a deadline so that a crashed holder cannot block the job
@@ -218,6 +220,24 @@ class BlindRelease(Rule):
                     work(job)
                 key = "other"
                 r.delete(key)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+
+            class Lock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"lock:{name}"
+
+                def acquire(self, token):
+                    return self.client.set(self.key, token, nx=True, ex=30)
+
+                def force_release(self):
+                    # Break the lock whoever holds it (an admin action).
+                    self.client.delete(self.key)
         """
         ),
     ]
@@ -567,13 +587,54 @@ class BlindRelease(Rule):
             column=9,
             message_contains='the call deletes other keys too',
         ),
+        Invalid(
+            """\
+            import aioredis
+
+
+            async def run(job):
+                redis = await aioredis.create_redis_pool("redis://localhost")
+                key = f"lock:{job}"
+                if await redis.set(key, "1", expire=30, exist=redis.SET_IF_NOT_EXIST):
+                    try:
+                        await work()
+                    finally:
+                        await redis.delete(key)
+        """,
+            line=11,
+            column=19,
+            fixed="""\
+            import logging
+            import secrets
+
+            import aioredis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            async def run(job):
+                redis = await aioredis.create_redis_pool("redis://localhost")
+                key = f"lock:{job}"
+                token = secrets.token_hex(16)
+                if await redis.set(key, token, expire=30, exist=redis.SET_IF_NOT_EXIST):
+                    try:
+                        await work()
+                    finally:
+                        if not await redis.eval(LEASE_RELEASE_SCRIPT, keys=[key], args=[token]):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
         for lease in context.model.leases:
             for release in lease.releases:
-                if release.checked:
+                if release.checked or release.deliberate:
                     continue
                 message = (
                     f"`{release.method}` releases lease `{code_of(release.key)}` without checking the holder: "

@@ -14,18 +14,8 @@ from leaselint.model.keys import Resolver, literal_string
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
 from leaselint.model.stores import Arg, ClaimSpec, ReleaseSpec
 
-_STATEMENTS = (
-    cst.SimpleStatementLine,
-    cst.If,
-    cst.While,
-    cst.For,
-    cst.With,
-    cst.Try,
-    cst.TryStar,
-    cst.Match,
-    cst.FunctionDef,
-    cst.ClassDef,
-)
+# Functions that delete a lock key on purpose, whoever holds it.
+DELIBERATE_RELEASES = frozenset({"break_", "break_lock", "reset", "clear", "reset_all", "clear_all"})
 
 
 @dataclass(eq=False)
@@ -303,8 +293,27 @@ def _is_true(node: cst.BaseExpression | None) -> bool:
     return isinstance(node, cst.Name) and node.value == "True"
 
 
+def _flag_set(node: cst.BaseExpression | None, name: str | None) -> bool:
+    if name is None:
+        return _is_true(node)
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == name
+    return isinstance(node, cst.Name) and node.value == name
+
+
 def _is_none(node: cst.BaseExpression | None) -> bool:
     return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+
+def _deliberate(scope: Scope) -> bool:
+    name = scope.name.lower()
+    return name in DELIBERATE_RELEASES or "force" in name
+
+
+def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        return node.elements[0].value
+    return None
 
 
 def _command_words(call: cst.Call) -> list[str]:
@@ -379,7 +388,7 @@ class _Classifier:
                 return None
             has_lifetime = any(word in words[1:] for word in spec.lifetime_words)
         else:
-            if spec.flag is not None and not _is_true(get_arg(call, spec.flag)):
+            if spec.flag is not None and not _flag_set(get_arg(call, spec.flag), spec.flag_value):
                 return None
             has_lifetime = any(not _is_none(get_arg(call, where)) for where in spec.lifetime)
         key = get_arg(call, spec.key)
@@ -398,6 +407,8 @@ class _Classifier:
             keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]
         elif spec.key is not None:
             keys = [get_arg(call, spec.key)]
+            if spec.key_in_list:
+                keys = [_first_item(keys[0])]
         else:
             keys = positional_args(call)
         if spec.script is not None and not self._deletes(get_arg(call, spec.script), site.scope):
@@ -414,6 +425,7 @@ class _Classifier:
                     in_pipeline=in_pipeline,
                     usage=site.usage,
                     other_keys=len(keys) - 1,
+                    deliberate=_deliberate(site.scope),
                 )
             )
         return found

@@ -56,6 +56,8 @@ class Release(Event):
     usage: str = "expression"
     # The release names more keys than this one (delete(a, b)).
     other_keys: int = 0
+    # In an admin or force-release function (`break_`, `force_release`, `reset`): deletes on purpose.
+    deliberate: bool = False
 
 
 @dataclass(eq=False)

@@ -25,8 +25,9 @@ class ClaimSpec:
     method: str
     key: Arg
     value: Arg | None
-    # An argument that must be a literal True for the call to be conditional.
+    # An argument that must be a literal True (or name `flag_value`) for the call to be conditional.
     flag: Arg | None = None
+    flag_value: str | None = None
     # For command-style calls: the command word and the words that make it conditional.
     command: str | None = None
     command_flag: str | None = None
@@ -48,6 +49,8 @@ class ReleaseSpec:
     returns_value: bool = False
     # For script calls: where the script text is; it must delete a key.
     script: Arg | None = None
+    # The key is the first item of a list argument (`keys=[key]`).
+    key_in_list: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,9 @@ class Store:
     releases: tuple[ReleaseSpec, ...]
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
-    # How the fix writes a token-checked release (see leaselint.rewrite).
-    safe_release: str | None = None
+    # The token-checked release the fixes write, by the `release` setting: a template
+    # with {receiver}, {script}, {key} and {token}. Empty: the store has none.
+    checked_release: tuple[tuple[str, str], ...] = ()
     # Byte strings that must appear in a file for a claim of this store to be there.
     claim_words: tuple[bytes, ...] = ()
 
@@ -103,11 +107,40 @@ REDIS = Store(
         ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0)),
     ),
     pipelines=("pipeline", "transaction"),
-    safe_release="redis-script",
+    checked_release=(
+        ("lua", "{receiver}.eval({script}, 1, {key}, {token})"),
+        ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
+        ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
+    ),
     claim_words=(b"nx=True", b"setnx", b"NX"),
 )
 
-STORES: tuple[Store, ...] = (REDIS,)
+# aioredis 1.x: `set(key, value, expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...], args=[...])`.
+AIOREDIS1 = Store(
+    name="aioredis 1.x",
+    modules=("aioredis",),
+    client_names=("redis", "pool", "conn"),
+    claims=(
+        ClaimSpec(
+            "set",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            flag=Arg(None, "exist"),
+            flag_value="SET_IF_NOT_EXIST",
+            lifetime=(Arg(None, "expire"), Arg(None, "pexpire")),
+        ),
+    ),
+    releases=(ReleaseSpec("eval", key=Arg(None, "keys"), checked=True, script=Arg(0), key_in_list=True),),
+    pipelines=("pipeline", "multi_exec"),
+    checked_release=(
+        ("lua", "{receiver}.eval({script}, keys=[{key}], args=[{token}])"),
+        ("delifeq", '{receiver}.execute("DELIFEQ", {key}, {token})'),
+        ("delex", '{receiver}.execute("DELEX", {key}, "IFEQ", {token})'),
+    ),
+    claim_words=(b"SET_IF_NOT_EXIST",),
+)
+
+STORES: tuple[Store, ...] = (REDIS, AIOREDIS1)
 
 
 def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
