@@ -16,7 +16,7 @@ import libcst as cst
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.model.keys import code_of
-from leaselint.model.values import FIXED, GUESSABLE, Origins
+from leaselint.model.values import FIXED, GUESSABLE
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
 SCRIPT_TEXT = (
@@ -47,7 +47,7 @@ class LeaseFixer:
     def __init__(self, model: LeaseModel, release_style: str = "lua") -> None:
         self.model = model
         self.positions = model.positions
-        self.origins = Origins(model.imports, model.resolver)
+        self.origins = model.origins
         self.release_style = release_style
         self.lines = model.module.code.splitlines()
 
@@ -96,8 +96,34 @@ class LeaseFixer:
         reusable = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
         if reusable and len(values) == 1:
             return Token(values.pop())
+        in_place = self._token_in_place(claims, release.scope)
+        if in_place is not None:
+            return in_place
         name = self._fresh_local(release)
         return self._new_token(claims, name, Applicability.UNSAFE)
+
+    def _token_in_place(self, claims: list[Claim], scope) -> Token | None:
+        """`token = socket.gethostname()` used only by the lease: make that assignment fresh instead."""
+        names = {c.value.value for c in claims if isinstance(c.value, cst.Name)}
+        if len(names) != 1 or len(claims) != sum(isinstance(c.value, cst.Name) for c in claims):
+            return None
+        name = names.pop()
+        values = scope.bindings.get(name, [])
+        if len(values) != 1 or values[0] is None or isinstance(values[0], cst.AugAssign) or name in scope.params:
+            return None
+        lease_uses = len(claims) + sum(
+            1 for r in self._lease_releases(claims) if isinstance(r.token, cst.Name) and r.token.value == name
+        )
+        if _count_names(scope.node, name) - 1 != lease_uses:
+            return None
+        edit = self._replace(values[0], "secrets.token_hex(16)")
+        return Token(name, [edit], Applicability.UNSAFE, new_token=True)
+
+    def _lease_releases(self, claims: list[Claim]) -> list[Release]:
+        for lease in self.model.leases:
+            if any(c in lease.claims for c in claims):
+                return [r for r in lease.releases if r.scope is claims[0].scope]
+        return []
 
     def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
         self_name = release.scope.self_name
@@ -149,6 +175,38 @@ class LeaseFixer:
         taken = set(cls.attrs) | set(cls.bindings) | set(cls.methods) if cls else set()
         return _unique("_lease_token", taken, "_lease_token")
 
+    def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
+        """Store a fresh token at the claim and hand it to every release of the lease in reach."""
+        releases = [
+            r
+            for r in lease.releases
+            if not r.deliberate
+            and (r.scope is claim.scope or (r.scope.cls is not None and r.scope.cls is claim.scope.cls))
+        ]
+        if not releases:
+            raise NoFix("the release is in another function: return the token from the claim and pass it on")
+        edits: list[Edit] = []
+        logging = blind = new_token = False
+        for release in releases:
+            if release.checked:
+                token = self.token_for(lease, release)
+                edits.extend(token.edits)
+                if release.token is None:
+                    raise NoFix("the release's token argument is not where leaselint can see it")
+                edits.append(self._replace(release.token, token.code))
+                new_token = new_token or token.new_token
+            else:
+                fix = self.checked_release(lease, release, with_header=False)
+                edits.extend(fix.edits)
+                logging = logging or (release.usage in ("statement", "inline") and not release.in_pipeline)
+                blind = True
+                new_token = True
+        edits.extend(self.header_edit(logging=logging, secrets=new_token, script=blind))
+        same_function = all(r.scope is claim.scope for r in releases)
+        applicability = Applicability.SAFE if same_function else Applicability.UNSAFE
+        message = "Store a fresh `secrets.token_hex(16)` with the claim and check it at the release"
+        return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
+
     # Releases -------------------------------------------------------------
 
     def release_call(self, lease: Lease, release: Release, token: str) -> str:
@@ -156,7 +214,8 @@ class LeaseFixer:
         templates = dict(lease.claims[0].store.checked_release)
         template = templates.get(self.release_style)
         if template is None:
-            raise NoFix(f"{lease.claims[0].store.name} has no compare-and-delete in one server step")
+            store = lease.claims[0].store
+            raise NoFix(store.no_checked_release or f"{store.name} has no compare-and-delete in one server step")
         return template.format(
             receiver=code_of(release.receiver), script=self.script_name, key=code_of(release.key), token=token
         )
@@ -173,7 +232,7 @@ class LeaseFixer:
             return f"{self.model.logger_name}.warning"
         return "logging.getLogger(__name__).warning"
 
-    def checked_release(self, lease: Lease, release: Release) -> Fix:
+    def checked_release(self, lease: Lease, release: Release, with_header: bool = True) -> Fix:
         """Replace a release that does not check the holder with one that does, in one server step."""
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
@@ -201,12 +260,13 @@ class LeaseFixer:
             edits.append(Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}"))
         else:
             edits.append(self._replace(release.call, call))
-        edits.extend(
-            self.header_edit(
-                logging=release.usage in ("statement", "inline") and not release.in_pipeline,
-                secrets=token.new_token,
+        if with_header:
+            edits.extend(
+                self.header_edit(
+                    logging=release.usage in ("statement", "inline") and not release.in_pipeline,
+                    secrets=token.new_token,
+                )
             )
-        )
         return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
 
     def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
@@ -221,7 +281,7 @@ class LeaseFixer:
 
     # Module header --------------------------------------------------------
 
-    def header_edit(self, logging: bool, secrets: bool) -> list[Edit]:
+    def header_edit(self, logging: bool, secrets: bool, script: bool = True) -> list[Edit]:
         """Imports where isort would put them, and the script constant after the imports."""
         wanted = []
         if logging and not self.model.logger_name and "logging" not in self.model.imported_modules:
@@ -229,7 +289,7 @@ class LeaseFixer:
         if secrets and "secrets" not in self.model.imported_modules:
             wanted.append("secrets")
         constant = None
-        if self.release_style == "lua" and not self.model.script_constant:
+        if script and self.release_style == "lua" and not self.model.script_constant:
             constant = f"{self.script_name} = {SCRIPT_TEXT}\n"
         edits: list[Edit] = []
         position = self.model.header_position
@@ -276,6 +336,23 @@ def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:
     for edit in edits:
         merged[edit.start] = merged.get(edit.start, "") + edit.content
     return [Edit(point, point, content) for point, content in merged.items()]
+
+
+class _NameCounter(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.count = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.count += 1
+
+
+def _count_names(node: cst.CSTNode, name: str) -> int:
+    counter = _NameCounter(name)
+    node.visit(counter)
+    return counter.count
 
 
 def _quote(text: str) -> str:

@@ -9,7 +9,8 @@ import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position
 from leaselint.model.events import Event, LeaseModel
-from leaselint.rewrite import LeaseFixer
+from leaselint.model.keys import code_of
+from leaselint.rewrite import LeaseFixer, NoFix
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,22 @@ class Rule:
             fix,
             self.name,
         )
+
+
+def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -> Iterator[Diagnostic]:
+    """One finding per expression that makes a weak holder token (shared by LL002 and LL003)."""
+    seen: set[int] = set()
+    for lease, claim, origin in context.model.token_origins():
+        if origin.kind != kind:
+            continue
+        node = origin.node if origin.node is not None else claim.value
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        message = f"The holder token of lease `{code_of(claim.key)}` comes from {origin.reason}: {problem}"
+        try:
+            fix = context.fixer.fresh_token(lease, claim)
+        except NoFix as why:
+            fix = None
+            message += f" (no automatic fix: {why})"
+        yield rule.at_node(context, node, message, fix)

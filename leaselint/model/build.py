@@ -9,10 +9,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from leaselint.diagnostics import Position
 from leaselint.model import stores
-from leaselint.model.events import Claim, Lease, LeaseModel, Release
+from leaselint.model.events import Claim, Lease, LeaseModel, Release, Write
 from leaselint.model.keys import Resolver, literal_string
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
-from leaselint.model.stores import Arg, ClaimSpec, ReleaseSpec
+from leaselint.model.stores import Arg, ClaimSpec, ReleaseSpec, Store, WriteSpec
+from leaselint.model.values import Origins
 
 # Functions that delete a lock key on purpose, whoever holds it.
 DELIBERATE_RELEASES = frozenset({"break_", "break_lock", "reset", "clear", "reset_all", "clear_all"})
@@ -42,6 +43,8 @@ class _Walker(cst.CSTVisitor):
         self.awaited: set[int] = set()
         self.statement_calls: dict[int, str] = {}
         self.imports: dict[str, str] = {}
+        # Calls of plain names (`release_lock(name)`), to follow a parameter to its callers.
+        self.name_calls: dict[str, list[tuple[cst.Call, Scope]]] = {}
         self.import_lines: list[cst.SimpleStatementLine] = []
 
     # Scopes ---------------------------------------------------------------
@@ -121,7 +124,8 @@ class _Walker(cst.CSTVisitor):
         self._bind_target(node.target, node.value)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind_target(node.target, None)
+        # The statement itself stands for the value: origins read it as a counter.
+        self._bind_target(node.target, node)  # type: ignore[arg-type]
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._bind_target(node.target, node.value)
@@ -247,6 +251,8 @@ class _Walker(cst.CSTVisitor):
             self.awaited.add(id(node.expression))
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
         if not isinstance(node.func, cst.Attribute) or not self.statements:
             return
         statement, insertable = self.statements[-1]
@@ -327,6 +333,7 @@ class _Classifier:
         self.resolver = resolver
         self.claims: list[Claim] = []
         self.releases: list[Release] = []
+        self.writes: list[Write] = []
 
     def run(self) -> None:
         for site in self.walker.calls:
@@ -341,6 +348,59 @@ class _Classifier:
                 if found:
                     self.releases.extend(found)
                     break
+            for store, spec in stores.write_specs(method):
+                write = self._write(site, store, spec)
+                if write is not None:
+                    self.writes.append(write)
+                    break
+
+    def _recognised(self, store: Store, site: CallSite) -> bool:
+        """The receiver is a client of `store`: by import, by how it was made, or by its name."""
+        receiver: cst.BaseExpression = site.call.func.value  # type: ignore[union-attr]
+        scope = site.scope
+        for _ in range(4):
+            if isinstance(receiver, cst.Subscript):
+                receiver = receiver.value
+                continue
+            if isinstance(receiver, cst.Call):
+                receiver = receiver.func
+                continue
+            break
+        if isinstance(receiver, cst.Name):
+            imported = self.walker.imports.get(receiver.value, "")
+            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
+                return True
+            found = self.resolver.single_value(receiver.value, scope)
+            if found is not None and found[0] is not receiver:
+                made = found[0]
+                if isinstance(made, cst.Call) and self._made_by(store, made.func):
+                    return True
+            return receiver.value in store.client_names
+        if isinstance(receiver, cst.Attribute):
+            if self.resolver.is_self(receiver.value, scope):
+                for value, _ in self.resolver.self_attr_values(receiver.attr.value, scope):
+                    if isinstance(value, cst.Call) and self._made_by(store, value.func):
+                        return True
+            return receiver.attr.value in store.client_names or self._made_by(store, receiver)
+        return False
+
+    def _made_by(self, store: Store, func: cst.BaseExpression) -> bool:
+        while isinstance(func, (cst.Attribute, cst.Subscript, cst.Call)):
+            func = func.value if not isinstance(func, cst.Call) else func.func
+        if not isinstance(func, cst.Name):
+            return False
+        imported = self.walker.imports.get(func.value, "")
+        return any(imported == m or imported.startswith(m + ".") for m in store.modules)
+
+    def _write(self, site: CallSite, store: Store, spec: WriteSpec) -> Write | None:
+        if store.recognised_only and not self._recognised(store, site):
+            return None
+        key = get_arg(site.call, spec.key)
+        value = get_arg(site.call, spec.value)
+        if key is None or value is None or any(a.keyword and a.keyword.value == "nx" for a in site.call.args):
+            return None
+        common, _ = self._common(site, store, key)
+        return Write(**common, value=value)
 
     def _common(self, site: CallSite, store, key: cst.BaseExpression, in_pipeline: bool = False):
         receiver, receiver_scope, in_pipeline = self._receiver(site)
@@ -382,6 +442,8 @@ class _Classifier:
 
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
+        if store.recognised_only and not self._recognised(store, site):
+            return None
         if spec.command is not None:
             words = _command_words(call)
             if not words or words[0] != spec.command or spec.command_flag not in words[1:]:
@@ -414,6 +476,9 @@ class _Classifier:
         if spec.script is not None and not self._deletes(get_arg(call, spec.script), site.scope):
             return []
         keys = [k for k in keys if k is not None]
+        token = get_arg(call, spec.token) if spec.token is not None else None
+        if spec.key_in_list:
+            token = _first_item(token)
         found = []
         for key in keys:
             common, in_pipeline = self._common(site, store, key)
@@ -426,6 +491,7 @@ class _Classifier:
                     usage=site.usage,
                     other_keys=len(keys) - 1,
                     deliberate=_deliberate(site.scope),
+                    token=token,
                 )
             )
         return found
@@ -556,8 +622,10 @@ def build_model(module: cst.Module) -> LeaseModel:
         leases=_pair(classifier.claims, classifier.releases),
         claims=classifier.claims,
         releases=classifier.releases,
+        writes=classifier.writes,
         scopes=walker.scopes,
         resolver=resolver,
+        origins=Origins(walker.imports, resolver, walker.name_calls),
         imports=walker.imports,
         positions=positions,
         **_module_facts(walker, module, positions, resolver),

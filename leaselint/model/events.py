@@ -12,6 +12,7 @@ from leaselint.diagnostics import Position
 if TYPE_CHECKING:
     from leaselint.model.keys import Resolver
     from leaselint.model.scope import Scope
+    from leaselint.model.values import Origins
     from leaselint.model.stores import ClaimSpec, ReleaseSpec, Store
 
 Shape = Hashable
@@ -58,6 +59,15 @@ class Release(Event):
     other_keys: int = 0
     # In an admin or force-release function (`break_`, `force_release`, `reset`): deletes on purpose.
     deliberate: bool = False
+    # The holder token a checked release compares with.
+    token: cst.BaseExpression | None = None
+
+
+@dataclass(eq=False)
+class Write(Event):
+    """An unconditional write of a key (`set(key, value)`)."""
+
+    value: cst.BaseExpression | None = None
 
 
 @dataclass(eq=False)
@@ -77,8 +87,10 @@ class LeaseModel:
     # Every claim and release, leased or not (a claim never released is a marker, not a lease).
     claims: list[Claim]
     releases: list[Release]
+    writes: list[Write]
     scopes: list[Scope]
     resolver: Resolver
+    origins: Origins
     # Bound name -> dotted import (`token_hex` -> `secrets.token_hex`).
     imports: dict[str, str]
     # Module facts the fixes need.
@@ -91,3 +103,10 @@ class LeaseModel:
     # The module's leading import lines: (module name, start of the line).
     leading_imports: list
     positions: dict
+
+    def token_origins(self):
+        """(lease, claim, origin of the stored value) for every claim of a lease."""
+        for lease in self.leases:
+            for claim in lease.claims:
+                if claim.value is not None:
+                    yield lease, claim, self.origins.origin(claim.value, claim.scope, claim.key_shape)

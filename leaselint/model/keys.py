@@ -54,7 +54,7 @@ class Resolver:
                 return None
             values = current.bindings.get(name)
             if values:
-                if len(values) == 1 and values[0] is not None:
+                if len(values) == 1 and values[0] is not None and not isinstance(values[0], cst.AugAssign):
                     return values[0], current
                 return None
             current = current.parent

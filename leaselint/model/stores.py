@@ -49,8 +49,19 @@ class ReleaseSpec:
     returns_value: bool = False
     # For script calls: where the script text is; it must delete a key.
     script: Arg | None = None
-    # The key is the first item of a list argument (`keys=[key]`).
+    # Where a checked release takes the holder token.
+    token: Arg | None = None
+    # The key and token are the first items of list arguments (`keys=[key], args=[token]`).
     key_in_list: bool = False
+
+
+@dataclass(frozen=True)
+class WriteSpec:
+    """An unconditional write of a key's value (`set(key, value)`)."""
+
+    method: str
+    key: Arg
+    value: Arg
 
 
 @dataclass(frozen=True)
@@ -62,11 +73,16 @@ class Store:
     client_names: tuple[str, ...]
     claims: tuple[ClaimSpec, ...]
     releases: tuple[ReleaseSpec, ...]
+    writes: tuple[WriteSpec, ...] = ()
+    # Claims count only on a receiver recognised as this store's client (`add` is a common name).
+    recognised_only: bool = False
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
     # The token-checked release the fixes write, by the `release` setting: a template
     # with {receiver}, {script}, {key} and {token}. Empty: the store has none.
     checked_release: tuple[tuple[str, str], ...] = ()
+    # What to do instead when the store has no compare-and-delete in one step.
+    no_checked_release: str = ""
     # Byte strings that must appear in a file for a claim of this store to be there.
     claim_words: tuple[bytes, ...] = ()
 
@@ -101,10 +117,16 @@ REDIS = Store(
         ReleaseSpec("unlink"),
         ReleaseSpec("getdel", key=_KEY, returns_value=True),
         ReleaseSpec("execute_command", command=("DEL", "UNLINK")),
-        ReleaseSpec("execute_command", key=Arg(1), command=("DELIFEQ", "DELEX"), checked=True),
-        ReleaseSpec("delex", key=_KEY, checked=True),
+        ReleaseSpec("execute_command", key=Arg(1), command=("DELIFEQ",), checked=True, token=Arg(2)),
+        ReleaseSpec("execute_command", key=Arg(1), command=("DELEX",), checked=True, token=Arg(3)),
+        ReleaseSpec("delex", key=_KEY, checked=True, token=Arg(None, "ifeq")),
         # eval of a compare-and-delete script: the key is the first KEYS entry.
-        ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0)),
+        ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0), token=Arg(3)),
+    ),
+    writes=(
+        WriteSpec("set", key=_KEY, value=_VALUE),
+        WriteSpec("setex", key=_KEY, value=Arg(2, "value")),
+        WriteSpec("psetex", key=_KEY, value=Arg(2, "value")),
     ),
     pipelines=("pipeline", "transaction"),
     checked_release=(
@@ -130,7 +152,11 @@ AIOREDIS1 = Store(
             lifetime=(Arg(None, "expire"), Arg(None, "pexpire")),
         ),
     ),
-    releases=(ReleaseSpec("eval", key=Arg(None, "keys"), checked=True, script=Arg(0), key_in_list=True),),
+    releases=(
+        ReleaseSpec(
+            "eval", key=Arg(None, "keys"), checked=True, script=Arg(0), token=Arg(None, "args"), key_in_list=True
+        ),
+    ),
     pipelines=("pipeline", "multi_exec"),
     checked_release=(
         ("lua", "{receiver}.eval({script}, keys=[{key}], args=[{token}])"),
@@ -140,7 +166,25 @@ AIOREDIS1 = Store(
     claim_words=(b"SET_IF_NOT_EXIST",),
 )
 
-STORES: tuple[Store, ...] = (REDIS, AIOREDIS1)
+# Django's cache API (any backend): `add` is a conditional create, `delete` is blind, and the API
+# has no compare-and-delete.
+DJANGO_CACHE = Store(
+    name="Django cache",
+    modules=("django.core.cache",),
+    client_names=("cache", "_cache", "default_cache", "lock_cache"),
+    claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "timeout"),)),),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    writes=(WriteSpec("set", key=Arg(0, "key"), value=Arg(1, "value")),),
+    recognised_only=True,
+    no_checked_release=(
+        "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
+        "keep the lifetime short and renew it while the holder is healthy, and guard the job's durable effects; "
+        "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"
+    ),
+    claim_words=(b".add(",),
+)
+
+STORES: tuple[Store, ...] = (REDIS, AIOREDIS1, DJANGO_CACHE)
 
 
 def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
@@ -149,6 +193,10 @@ def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
 
 def release_specs(method: str) -> list[tuple[Store, ReleaseSpec]]:
     return [(store, spec) for store in STORES for spec in store.releases if spec.method == method]
+
+
+def write_specs(method: str) -> list[tuple[Store, WriteSpec]]:
+    return [(store, spec) for store in STORES for spec in store.writes if spec.method == method]
 
 
 def pipeline_methods() -> set[str]:

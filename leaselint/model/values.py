@@ -19,15 +19,15 @@ FRESH, FIXED, GUESSABLE, UNKNOWN = "fresh", "fixed", "guessable", "unknown"
 CALLS: dict[str, tuple[str, str]] = {
     "uuid.uuid4": (FRESH, "uuid4"),
     "os.urandom": (FRESH, "os.urandom"),
-    "socket.gethostname": (FIXED, "host name"),
-    "socket.getfqdn": (FIXED, "host name"),
-    "platform.node": (FIXED, "host name"),
-    "os.getpid": (FIXED, "process id"),
-    "os.getppid": (FIXED, "process id"),
-    "threading.get_ident": (FIXED, "thread id"),
-    "threading.get_native_id": (FIXED, "thread id"),
-    "_thread.get_ident": (FIXED, "thread id"),
-    "getpass.getuser": (FIXED, "user name"),
+    "socket.gethostname": (FIXED, "the host name"),
+    "socket.getfqdn": (FIXED, "the host name"),
+    "platform.node": (FIXED, "the host name"),
+    "os.getpid": (FIXED, "the process id"),
+    "os.getppid": (FIXED, "the process id"),
+    "threading.get_ident": (FIXED, "the thread id"),
+    "threading.get_native_id": (FIXED, "the thread id"),
+    "_thread.get_ident": (FIXED, "the thread id"),
+    "getpass.getuser": (FIXED, "the user name"),
     "time.time": (GUESSABLE, "time.time()"),
     "time.time_ns": (GUESSABLE, "time.time_ns()"),
     "time.monotonic": (GUESSABLE, "time.monotonic()"),
@@ -37,22 +37,22 @@ CALLS: dict[str, tuple[str, str]] = {
     "datetime.datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
     "datetime.now": (GUESSABLE, "datetime.now()"),
     "datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
-    "uuid.uuid1": (GUESSABLE, "uuid1 (host and time)"),
-    "itertools.count": (GUESSABLE, "counter"),
+    "uuid.uuid1": (GUESSABLE, "uuid1 (the host and the time)"),
+    "itertools.count": (GUESSABLE, "a counter"),
 }
 # Every call of these modules: (kind, what the message calls it).
 MODULES: dict[str, tuple[str, str]] = {
     "secrets": (FRESH, "secrets"),
-    "random": (GUESSABLE, "random module"),
+    "random": (GUESSABLE, "the random module"),
 }
 # Attribute reads that name a fixed identity.
 ATTRIBUTES: dict[str, tuple[str, str]] = {
-    "nodename": (FIXED, "host name"),
-    "oid": (FIXED, "Celery's app.oid (one value per worker process)"),
+    "nodename": (FIXED, "the host name"),
+    "oid": (FIXED, "Celery's `app.oid` (one value per worker process)"),
 }
 HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
 # Calls that keep the origin of their receiver or single argument.
-PASS_THROUGH = {"str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip"}
+PASS_THROUGH = {"str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next"}
 
 _RANK = {FRESH: 3, UNKNOWN: 2, GUESSABLE: 1, FIXED: 0}
 
@@ -67,9 +67,10 @@ class Origin:
 class Origins:
     """Answers `origin(expr, scope)` for one module."""
 
-    def __init__(self, imports: dict[str, str], resolver) -> None:
+    def __init__(self, imports: dict[str, str], resolver, name_calls=None) -> None:
         self.imports = imports
         self.resolver = resolver
+        self.name_calls = name_calls or {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -86,10 +87,10 @@ class Origins:
         if depth > 10:
             return Origin(UNKNOWN)
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
-            return Origin(FIXED, "constant", node)
+            return Origin(FIXED, "a constant", node)
         if isinstance(node, cst.Name) and node.value in ("True", "False"):
-            return Origin(FIXED, "constant", node)
-        if key_shape is not None and self.resolver.shape(node, scope) == key_shape:
+            return Origin(FIXED, "a constant", node)
+        if key_shape is not None and self._names_the_lease(node, scope, key_shape):
             return Origin(FIXED, "the lease's own name", node)
         if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
             return self._combine(self._parts(node), scope, key_shape, depth, node)
@@ -102,11 +103,19 @@ class Origins:
             if name in ("os.environ",) and node.slice:
                 index = node.slice[0].slice
                 if isinstance(index, cst.Index) and literal_string(index.value) in HOST_VARIABLES:
-                    return Origin(FIXED, "host name", node)
+                    return Origin(FIXED, "the host name", node)
             return Origin(UNKNOWN)
         if isinstance(node, cst.Call):
             return self._call(node, scope, key_shape, depth)
         return Origin(UNKNOWN)
+
+    def _names_the_lease(self, node: cst.BaseExpression, scope: Scope, key_shape) -> bool:
+        """The value is the key, or one of the parts the key is built from (the job's name)."""
+        shape = self.resolver.shape(node, scope)
+        if shape == key_shape:
+            return True
+        parts = key_shape[1] if isinstance(key_shape, tuple) and key_shape and key_shape[0] == "str" else ()
+        return any(part == shape for part in parts if not isinstance(part, str))
 
     def _parts(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
         if isinstance(node, cst.FormattedString):
@@ -120,9 +129,9 @@ class Origins:
     def _combine(self, parts, scope: Scope, key_shape, depth: int, node) -> Origin:
         """A value built from parts is as good as its best part: one fresh part makes it fresh."""
         origins = [self.origin(part, scope, key_shape, depth + 1) for part in parts]
-        origins = [o for o in origins if o.reason != "constant"] or origins
+        origins = [o for o in origins if o.reason != "a constant"] or origins
         if not origins:
-            return Origin(FIXED, "constant", node)
+            return Origin(FIXED, "a constant", node)
         best = max(origins, key=lambda o: _RANK[o.kind])
         if best.kind == FIXED:
             reasons = sorted({o.reason for o in origins})
@@ -130,25 +139,50 @@ class Origins:
         return Origin(best.kind, best.reason, node if best.kind != FRESH else best.node)
 
     def _name(self, node: cst.Name, scope: Scope, key_shape, depth: int) -> Origin:
+        where = self.resolver.defining_scope(node.value, scope)
+        if where is not None and any(isinstance(v, cst.AugAssign) for v in where.bindings.get(node.value, [])):
+            return Origin(GUESSABLE, "a counter", node)
+        if where is not None and node.value in where.params:
+            return self._parameter(node.value, where, depth)
         found = self.resolver.single_value(node.value, scope)
         if found is None:
             return Origin(UNKNOWN)
         value, where = found
         inner = self.origin(value, where, key_shape, depth + 1)
         if where.parent is None and scope.parent is not None:
-            if inner.reason == "constant":
-                return Origin(FIXED, "module-level constant", value)
-            return Origin(FIXED, "module-level value made once per process", value)
+            if inner.reason == "a constant":
+                return Origin(FIXED, "a module-level constant", value)
+            return Origin(FIXED, "a module-level value made once per process", value)
         return inner
+
+    def _parameter(self, name: str, function: Scope, depth: int) -> Origin:
+        """A parameter is as good as what every caller in the module passes for it."""
+        calls = self.name_calls.get(function.name, []) if function.cls is None else []
+        if not calls or not isinstance(function.node, cst.FunctionDef):
+            return Origin(UNKNOWN)
+        index = function.params.index(name)
+        origins = []
+        for call, caller in calls:
+            argument = _argument(call, index, name)
+            if argument is None:
+                return Origin(UNKNOWN)
+            origins.append(self.origin(argument, caller, None, depth + 1))
+        kinds = {o.kind for o in origins}
+        if len(kinds) != 1 or kinds & {UNKNOWN, FRESH}:
+            return Origin(UNKNOWN)
+        first = origins[0]
+        return Origin(first.kind, first.reason, first.node)
 
     def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
         if self.resolver.is_self(node.value, scope):
             values = self.resolver.self_attr_values(node.attr.value, scope)
+            if any(isinstance(value, cst.AugAssign) for value, _ in values):
+                return Origin(GUESSABLE, "a counter", node)
             if len(values) == 1 and values[0][0] is not None:
                 value, where = values[0]
                 inner = self.origin(value, where, key_shape, depth + 1)
                 if where is not scope and where.name == "__init__":
-                    return Origin(FIXED, "value made once per instance in __init__", value)
+                    return Origin(FIXED, "a value made once per instance in `__init__`", value)
                 return inner
             return Origin(UNKNOWN)
         known = ATTRIBUTES.get(node.attr.value)
@@ -171,10 +205,10 @@ class Origins:
             if "SystemRandom" in name:
                 return Origin(FRESH, "SystemRandom", node)
             if name in ("threading.current_thread", "os.uname"):
-                return Origin(FIXED, "thread" if "thread" in name else "host name", node)
+                return Origin(FIXED, "the thread" if "thread" in name else "the host name", node)
             if name == "os.environ.get" and node.args:
                 if literal_string(node.args[0].value) in HOST_VARIABLES:
-                    return Origin(FIXED, "host name", node)
+                    return Origin(FIXED, "the host name", node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "join" and node.args:
             argument = node.args[0].value
@@ -187,3 +221,18 @@ class Origins:
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
+
+
+def _argument(call: cst.Call, index: int, name: str) -> cst.BaseExpression | None:
+    position = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg.value
+            continue
+        if arg.star:
+            return None
+        if position == index:
+            return arg.value
+        position += 1
+    return None

@@ -1,0 +1,456 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.values import FIXED
+from leaselint.rule import Context, Invalid, Rule, Valid, weak_token_findings
+
+
+class FixedToken(Rule):
+    """
+    ## What it does
+    Reports a lease whose stored holder value is the same for more than one
+    claim attempt: a literal (`"1"`, `True`, `"locked"`), the host name
+    (`socket.gethostname()`, `platform.node()`, `os.uname().nodename`,
+    `os.environ["HOSTNAME"]`), the process or thread id, the user name, the
+    job or lock name itself, a module-level value (even a random one: it is
+    made once per process), a value made once per instance in `__init__`, or
+    Celery's `app.oid` (one value per worker process). Compositions are as good
+    as their best part: `f"{host}:{pid}"` is fixed, `f"{host}-{uuid4()}"` is not.
+
+    The finding points at the expression that makes the value and names its
+    origin. Only leases (claimed and released in the module) are checked.
+
+    ## Why is this bad?
+    The holder token is how a release tells "my claim" from "somebody else's
+    claim". A fixed token cannot tell two attempts of the same worker apart:
+
+    1. Worker A (host `web-1`, pid 42) claims `lock:job` storing `web-1:42`.
+    2. A stalls past the deadline; the claim expires.
+    3. A, in another thread, claims `lock:job` again for the next run: `web-1:42`.
+    4. The first attempt's release compares `web-1:42`, finds it, and deletes
+       the second attempt's claim.
+    5. Worker B claims `lock:job`: the second attempt and B run at once.
+
+    A token must be fresh for every claim attempt and unguessable, and kept
+    with the claim itself.
+
+    ## Example
+    ```python
+    OWNER = f"{socket.gethostname()}:{os.getpid()}"
+
+    def run(job):
+        if r.set(f"lock:{job}", OWNER, nx=True, ex=30):
+            try:
+                work(job)
+            finally:
+                r.eval(RELEASE, 1, f"lock:{job}", OWNER)
+    ```
+
+    ## Use instead
+    ```python
+    def run(job):
+        token = secrets.token_hex(16)
+        if r.set(f"lock:{job}", token, nx=True, ex=30):
+            try:
+                work(job)
+            finally:
+                r.eval(RELEASE, 1, f"lock:{job}", token)
+    ```
+
+    ## Fix safety
+    The fix makes `secrets.token_hex(16)` at the claim, stores it, and hands
+    it to every release of the lease: a checked release gets the new token, a
+    blind release becomes the token-checked release of LL001 (the two fixes
+    compose into one edit). When the old value was a local used only by the
+    lease, that assignment becomes fresh; when it is also used for something
+    else (logged as the worker's name), it is kept and the token is added
+    beside it. The fix is **safe** when the claim and its releases are in one
+    function, and **unsafe** when the token must travel to another method (it
+    becomes an attribute on `self`). When the release is in another function,
+    or the store has no compare-and-delete (the Django cache), there is no
+    automatic fix.
+
+    ## References
+    - Martin Kleppmann, "How to do distributed locking"
+    """
+
+    code = "LL002"
+    name = "fixed-token"
+    fix_availability = "sometimes"
+
+    VALID = [
+        Valid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import uuid
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                token = f"{socket.gethostname()}-{uuid.uuid4()}"
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    work(job)
+                    r.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def mark_seen(event_id):
+                return r.set(f"seen:{event_id}", "1", nx=True, ex=86400)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    work(job)
+                    r.delete(f"lock:{job}")
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                if r.set(f"lock:{job}", "1", nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """,
+            line=7,
+            column=29,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import socket
+
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job):
+                owner = socket.gethostname()
+                if not r.set(f"lock:{job}", owner, nx=True, px=10_000):
+                    return
+                try:
+                    work(job)
+                finally:
+                    r.eval(RELEASE, 1, f"lock:{job}", owner)
+        """,
+            line=10,
+            column=13,
+            fixed="""\
+            import secrets
+            import socket
+
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job):
+                owner = secrets.token_hex(16)
+                if not r.set(f"lock:{job}", owner, nx=True, px=10_000):
+                    return
+                try:
+                    work(job)
+                finally:
+                    r.eval(RELEASE, 1, f"lock:{job}", owner)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import logging
+            import os
+            import socket
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job):
+                owner = f"{socket.gethostname()}:{os.getpid()}"
+                if r.set(f"lock:{job}", owner, nx=True, ex=30):
+                    log.info("%s runs %s", owner, job)
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(RELEASE, 1, f"lock:{job}", owner):
+                            log.warning("lost lock:%s", job)
+        """,
+            line=13,
+            column=13,
+            fixed="""\
+            import logging
+            import os
+            import secrets
+            import socket
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job):
+                owner = f"{socket.gethostname()}:{os.getpid()}"
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    log.info("%s runs %s", owner, job)
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(RELEASE, 1, f"lock:{job}", token):
+                            log.warning("lost lock:%s", job)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import uuid
+
+            import redis
+
+            r = redis.Redis()
+            WORKER_ID = uuid.uuid4().hex
+
+
+            def run(job):
+                key = f"lock:{job}"
+                if not r.set(key, WORKER_ID, nx=True, ex=60):
+                    return
+                try:
+                    work(job)
+                finally:
+                    r.delete(key)
+        """,
+            line=6,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+            import uuid
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+            WORKER_ID = uuid.uuid4().hex
+
+
+            def run(job):
+                key = f"lock:{job}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, ex=60):
+                    return
+                try:
+                    work(job)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import os
+            import threading
+
+            import redis
+
+
+            class Lock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.owner = f"{os.getpid()}-{threading.get_ident()}"
+
+                def acquire(self):
+                    return self.client.set(self.key, self.owner, nx=True, ex=30)
+
+                def release(self):
+                    self.client.delete(self.key)
+        """,
+            line=11,
+            column=22,
+            fixed="""\
+            import logging
+            import os
+            import secrets
+            import threading
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class Lock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.owner = f"{os.getpid()}-{threading.get_ident()}"
+
+                def acquire(self):
+                    self._lease_token = secrets.token_hex(16)
+                    return self.client.set(self.key, self._lease_token, nx=True, ex=30)
+
+                def release(self):
+                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(name):
+                return r.set(f"lock:{name}", name, nx=True, ex=30)
+
+
+            def release(name):
+                r.delete(f"lock:{name}")
+        """,
+            line=7,
+            column=34,
+            message_contains='the release is in another function',
+        ),
+        Invalid(
+            """\
+            from celery import shared_task
+            from django.core.cache import cache
+
+            LOCK_EXPIRE = 60 * 10
+
+
+            @shared_task(bind=True)
+            def import_feed(self, feed_url):
+                lock_id = f"import-feed-lock-{feed_url}"
+                if cache.add(lock_id, self.app.oid, LOCK_EXPIRE):
+                    try:
+                        return do_import(feed_url)
+                    finally:
+                        cache.delete(lock_id)
+        """,
+            line=10,
+            column=27,
+            message_contains='the cache API has no compare-and-delete',
+        ),
+        Invalid(
+            """\
+            from contextlib import contextmanager
+
+            from django.core.cache import cache
+
+
+            @contextmanager
+            def memcache_lock(lock_id, oid):
+                status = cache.add(lock_id, oid, 600)
+                try:
+                    yield status
+                finally:
+                    if status:
+                        cache.delete(lock_id)
+
+
+            def import_feed(task, feed_url):
+                with memcache_lock(f"feed-{feed_url}", task.app.oid) as acquired:
+                    if acquired:
+                        do_import(feed_url)
+        """,
+            line=17,
+            column=44,
+            message_contains='the cache API has no compare-and-delete',
+        ),
+    ]
+
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        yield from weak_token_findings(
+            self,
+            context,
+            FIXED,
+            "every claim attempt stores the same value, so a stale release matches a later claim",
+        )
+
+
