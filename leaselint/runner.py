@@ -86,26 +86,51 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]
         return result
+    except Exception:
+        result.internal_errors.append(f"the lease model failed:\n{traceback.format_exc()}")
+        return result
     if settings.fix:
-        text = source.text
-        for _ in range(MAX_FIX_PASSES):
-            fixes = fixable(diagnostics, settings.unsafe_fixes)
-            if not fixes:
-                break
-            new_text, applied = apply_fixes(text, fixes, source.newline)
-            try:
-                new_diagnostics = check_text(new_text, settings, result.internal_errors)
-            except ParseFailure as exc:
-                result.internal_errors.append(
-                    f"a fix produced text that does not parse ({exc}); the file keeps its text"
-                )
-                break
-            text, diagnostics = new_text, new_diagnostics
-            result.fixed_count += len(applied)
+        text, diagnostics = _fix_until_stable(source, diagnostics, settings, result)
         if text != source.text:
             result.fixed_text = text
     result.diagnostics = diagnostics
     return result
+
+
+def _fix_until_stable(source: SourceText, diagnostics, settings: Settings, result: FileResult):
+    """Apply fixes, re-parse and re-lint, until nothing is left to fix (with a bound).
+
+    A fix whose result does not parse is dropped and reported; the others still apply.
+    """
+    text = source.text
+    for _ in range(MAX_FIX_PASSES):
+        fixes = fixable(diagnostics, settings.unsafe_fixes)
+        if not fixes:
+            break
+        new_text, applied = apply_fixes(text, fixes, source.newline)
+        try:
+            new_diagnostics = check_text(new_text, settings, result.internal_errors)
+        except ParseFailure:
+            good = []
+            for fix in applied:
+                try:
+                    parse(apply_fixes(text, [fix], source.newline)[0])
+                    good.append(fix)
+                except ParseFailure as exc:
+                    result.internal_errors.append(f"dropped the fix '{fix.message}': its result does not parse ({exc})")
+            if not good:
+                break
+            new_text, applied = apply_fixes(text, good, source.newline)
+            try:
+                new_diagnostics = check_text(new_text, settings, result.internal_errors)
+            except ParseFailure:
+                break
+        except Exception:
+            result.internal_errors.append(f"the lease model failed on fixed text:\n{traceback.format_exc()}")
+            break
+        text, diagnostics = new_text, new_diagnostics
+        result.fixed_count += len(applied)
+    return text, diagnostics
 
 
 def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
