@@ -317,17 +317,17 @@ class LeaseFixer:
         return _merge_at_same_point(edits)
 
     def _import_point(self, name: str) -> tuple[Position, bool]:
-        """Before the first leading import that sorts after `name` or is not standard library."""
-        seen_stdlib = False
-        for module, start in self.model.leading_imports:
+        """Where isort puts `import name`: among the standard library's plain imports, in order."""
+        after_stdlib = None
+        for module, start, after, is_from in self.model.leading_imports:
             top = module.split(".")[0]
             if module == "__future__":
                 continue
             if top not in sys.stdlib_module_names or module.startswith("."):
-                return start, not seen_stdlib
-            if module > name:
+                return (after_stdlib, False) if after_stdlib is not None else (start, True)
+            if is_from or module > name:
                 return start, False
-            seen_stdlib = True
+            after_stdlib = after
         return self.model.header_position, False
 
 

@@ -10,7 +10,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from leaselint.diagnostics import Position
 from leaselint.model import stores
 from leaselint.model.events import Claim, Lease, LeaseModel, Release, Write
-from leaselint.model.keys import Resolver, literal_string
+from leaselint.model.keys import Resolver, extends, literal_string
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
 from leaselint.model.stores import Arg, ClaimSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.values import Origins
@@ -510,7 +510,7 @@ class _Classifier:
         return literal_string(node)
 
 
-def _pair(claims: list[Claim], releases: list[Release]) -> list[Lease]:
+def _pair(claims: list[Claim], releases: list[Release], writes: list[Write]) -> list[Lease]:
     leases: dict[tuple, Lease] = {}
     for claim in claims:
         ident = (claim.receiver_shape, claim.key_shape)
@@ -519,7 +519,19 @@ def _pair(claims: list[Claim], releases: list[Release]) -> list[Lease]:
         lease = leases.get((release.receiver_shape, release.key_shape))
         if lease is not None and any(not _rebound_between(claim, release) for claim in lease.claims):
             lease.releases.append(release)
-    return [lease for lease in leases.values() if lease.releases]
+    paired = [lease for lease in leases.values() if lease.releases]
+    for lease in paired:
+        for write in writes:
+            if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
+                if any(_near(write, claim) for claim in lease.claims):
+                    lease.side_writes.append(write)
+    return paired
+
+
+def _near(write: Write, claim: Claim) -> bool:
+    """In the claim's function, or in another method of its class."""
+    cls = claim.scope.cls
+    return write.scope is claim.scope or (cls is not None and write.scope.cls is cls)
 
 
 def _rebound_between(claim: Claim, release: Release) -> bool:
@@ -565,13 +577,13 @@ def _module_facts(walker: _Walker, module: cst.Module, positions, resolver: Reso
     )
 
 
-def _header_position(module: cst.Module, positions) -> tuple[Position, bool, list[tuple[str, Position]]]:
+def _header_position(module: cst.Module, positions) -> tuple[Position, bool, list]:
     """Where new module constants go (after the leading imports), and those imports by module name."""
     body = list(module.body)
     index = 0
     if body and _is_docstring(body[0]):
         index = 1
-    leading: list[tuple[str, Position]] = []
+    leading: list[tuple[str, Position, Position, bool]] = []
     last_import = None
     while index < len(body):
         statement = body[index]
@@ -579,8 +591,15 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool, lis
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
         ):
             last_import = statement
-            start = positions[statement].start
-            leading.append((_imported_module(statement.body[0]), Position(start.line, 0)))
+            where = positions[statement]
+            leading.append(
+                (
+                    _imported_module(statement.body[0]),
+                    Position(where.start.line, 0),
+                    Position(where.end.line + 1, 0),
+                    isinstance(statement.body[0], cst.ImportFrom),
+                )
+            )
             index += 1
             continue
         break
@@ -619,7 +638,7 @@ def build_model(module: cst.Module) -> LeaseModel:
     classifier.run()
     return LeaseModel(
         module=module,
-        leases=_pair(classifier.claims, classifier.releases),
+        leases=_pair(classifier.claims, classifier.releases, classifier.writes),
         claims=classifier.claims,
         releases=classifier.releases,
         writes=classifier.writes,

@@ -78,6 +78,8 @@ class Lease:
     key_shape: Shape
     claims: list[Claim] = field(default_factory=list)
     releases: list[Release] = field(default_factory=list)
+    # Plain writes of a key that extends the lease's key, next to a claim (`claim:x:owner`).
+    side_writes: list[Write] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -100,7 +102,7 @@ class LeaseModel:
     script_constant: str | None
     header_position: Position
     header_after_import: bool
-    # The module's leading import lines: (module name, start of the line).
+    # The module's leading import lines: (module name, start of the line, start of the next line, is `from`).
     leading_imports: list
     positions: dict
 

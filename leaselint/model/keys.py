@@ -257,3 +257,25 @@ def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | Non
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
+
+
+def extends(longer: Shape, shorter: Shape) -> bool:
+    """`longer` is `shorter` with more text after it (`claim:x:owner` extends `claim:x`)."""
+    long_parts, short_parts = _as_parts(longer), _as_parts(shorter)
+    if not short_parts or len(long_parts) < len(short_parts) or long_parts == short_parts:
+        return False
+    for index, part in enumerate(short_parts):
+        other = long_parts[index]
+        last = index == len(short_parts) - 1
+        if part == other:
+            continue
+        if last and isinstance(part, str) and isinstance(other, str) and other.startswith(part):
+            return True
+        return False
+    return len(long_parts) > len(short_parts)
+
+
+def _as_parts(shape: Shape) -> tuple:
+    if isinstance(shape, tuple) and shape and shape[0] == "str":
+        return shape[1]
+    return (shape,)

@@ -214,7 +214,7 @@ class Origins:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):
                 return self._combine([e.value for e in argument.elements], scope, key_shape, depth, node)
-        if isinstance(func, cst.Attribute) and func.attr.value in PASS_THROUGH:
+        if isinstance(func, cst.Attribute) and (func.attr.value in PASS_THROUGH or isinstance(func.value, cst.Call)):
             if func.attr.value == "format" and literal_string(func.value) is not None:
                 return self._combine([a.value for a in node.args], scope, key_shape, depth, node)
             return self.origin(func.value, scope, key_shape, depth + 1)
