@@ -188,6 +188,10 @@ class Origins:
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
             return Origin(known[0], known[1], node)
+        if isinstance(node.value, cst.Call):
+            inner = self.origin(node.value, scope, key_shape, depth + 1)
+            if inner.kind != UNKNOWN:
+                return Origin(inner.kind, inner.reason, node)
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)

@@ -1,0 +1,143 @@
+"""Where a claim's stored value comes from, for every origin the token rules know."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from leaselint.model import build_model
+from leaselint.model.values import FIXED, FRESH, GUESSABLE, UNKNOWN
+
+HEADER = """\
+import datetime
+import getpass
+import itertools
+import os
+import platform
+import random
+import secrets
+import socket
+import threading
+import time
+import uuid
+from uuid import uuid4
+
+import redis
+
+r = redis.Redis()
+WORKER_ID = uuid.uuid4().hex
+"""
+
+CASES = [
+    ('"1"', FIXED, "a constant"),
+    ("1", FIXED, "a constant"),
+    ("True", FIXED, "a constant"),
+    ('"locked"', FIXED, "a constant"),
+    ("socket.gethostname()", FIXED, "the host name"),
+    ("socket.getfqdn()", FIXED, "the host name"),
+    ("platform.node()", FIXED, "the host name"),
+    ("os.uname().nodename", FIXED, "the host name"),
+    ('os.environ["HOSTNAME"]', FIXED, "the host name"),
+    ('os.environ.get("HOSTNAME")', FIXED, "the host name"),
+    ("os.getpid()", FIXED, "the process id"),
+    ("str(os.getpid())", FIXED, "the process id"),
+    ("threading.get_ident()", FIXED, "the thread id"),
+    ("threading.current_thread().name", FIXED, "the thread"),
+    ("getpass.getuser()", FIXED, "the user name"),
+    ("job", FIXED, "the lease's own name"),
+    ("WORKER_ID", FIXED, "a module-level value made once per process"),
+    ('f"{socket.gethostname()}:{os.getpid()}"', FIXED, "the host name and the process id"),
+    ('"%s-%s" % (socket.gethostname(), os.getpid())', FIXED, "the host name and the process id"),
+    ('"-".join([socket.gethostname(), str(os.getpid())])', FIXED, "the host name and the process id"),
+    ("self.app.oid", FIXED, "Celery's `app.oid` (one value per worker process)"),
+    ("time.time()", GUESSABLE, "time.time()"),
+    ("time.time_ns()", GUESSABLE, "time.time_ns()"),
+    ("time.monotonic()", GUESSABLE, "time.monotonic()"),
+    ("datetime.datetime.now()", GUESSABLE, "datetime.now()"),
+    ("datetime.datetime.utcnow().isoformat()", GUESSABLE, "datetime.utcnow()"),
+    ("uuid.uuid1()", GUESSABLE, "uuid1 (the host and the time)"),
+    ("random.random()", GUESSABLE, "the random module"),
+    ("next(itertools.count())", GUESSABLE, "a counter"),
+    ("secrets.token_hex(16)", FRESH, "secrets"),
+    ("secrets.token_urlsafe()", FRESH, "secrets"),
+    ("uuid.uuid4().hex", FRESH, "uuid4"),
+    ("str(uuid4())", FRESH, "uuid4"),
+    ("os.urandom(16).hex()", FRESH, "os.urandom"),
+    ("random.SystemRandom().getrandbits(128)", FRESH, "SystemRandom"),
+    ('f"{socket.gethostname()}-{uuid.uuid4()}"', FRESH, "uuid4"),
+    ("token", UNKNOWN, ""),
+    ("make_token()", UNKNOWN, ""),
+]
+
+
+def _origin_of(expression: str):
+    code = HEADER + textwrap.dedent(
+        f"""
+        def run(self, job, token):
+            if r.set(f"lock:{{job}}", {expression}, nx=True, ex=30):
+                r.delete(f"lock:{{job}}")
+        """
+    )
+    model = build_model(cst.parse_module(code))
+    ((_, _, origin),) = list(model.token_origins())
+    return origin
+
+
+@pytest.mark.parametrize(("expression", "kind", "reason"), CASES, ids=[c[0] for c in CASES])
+def test_origin(expression, kind, reason):
+    origin = _origin_of(expression)
+    assert (origin.kind, origin.reason) == (kind, reason)
+
+
+def test_counter_in_a_local_loop():
+    code = HEADER + textwrap.dedent(
+        """
+        def run(job):
+            attempt = 0
+            while True:
+                attempt += 1
+                if r.set(f"lock:{job}", attempt, nx=True, ex=30):
+                    break
+            r.delete(f"lock:{job}")
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert (origin.kind, origin.reason) == (GUESSABLE, "a counter")
+
+
+def test_parameter_follows_every_caller():
+    code = HEADER + textwrap.dedent(
+        """
+        def locked(key, owner):
+            if r.set(key, owner, nx=True, ex=30):
+                r.delete(key)
+
+        def a():
+            locked("lock:a", socket.gethostname())
+
+        def b():
+            locked("lock:b", platform.node())
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert (origin.kind, origin.reason) == (FIXED, "the host name")
+
+
+def test_parameter_with_one_fresh_caller_is_unknown():
+    code = HEADER + textwrap.dedent(
+        """
+        def locked(key, owner):
+            if r.set(key, owner, nx=True, ex=30):
+                r.delete(key)
+
+        def a():
+            locked("lock:a", socket.gethostname())
+
+        def b():
+            locked("lock:b", secrets.token_hex(16))
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert origin.kind == UNKNOWN
