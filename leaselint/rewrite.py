@@ -16,6 +16,7 @@ import libcst as cst
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.model.keys import code_of
+from leaselint.model.scope import count_names
 from leaselint.model.values import FIXED, GUESSABLE
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
@@ -114,7 +115,7 @@ class LeaseFixer:
         lease_uses = len(claims) + sum(
             1 for r in self._lease_releases(claims) if isinstance(r.token, cst.Name) and r.token.value == name
         )
-        if _count_names(scope.node, name) - 1 != lease_uses:
+        if count_names(scope.node, name) - 1 != lease_uses:
             return None
         edit = self._replace(values[0], "secrets.token_hex(16)")
         return Token(name, [edit], Applicability.UNSAFE, new_token=True)
@@ -336,23 +337,6 @@ def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:
     for edit in edits:
         merged[edit.start] = merged.get(edit.start, "") + edit.content
     return [Edit(point, point, content) for point, content in merged.items()]
-
-
-class _NameCounter(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
-        self.count = 0
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value == self.name:
-            self.count += 1
-
-
-def _count_names(node: cst.CSTNode, name: str) -> int:
-    counter = _NameCounter(name)
-    node.visit(counter)
-    return counter.count
 
 
 def _quote(text: str) -> str:

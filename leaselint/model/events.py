@@ -46,6 +46,13 @@ class Claim(Event):
     spec: ClaimSpec = None  # type: ignore[assignment]
     value: cst.BaseExpression | None = None
     has_lifetime: bool = False
+    # The literal lifetime, when the call names one (`ex=30`, `cache.add(k, v, 0.5)`).
+    lifetime: cst.BaseExpression | None = None
+    # "statement" when the result is thrown away, "expression" when the code uses it.
+    usage: str = "expression"
+    # The name the result is assigned to, and how often the function reads that name.
+    result_name: str | None = None
+    result_reads: int = 0
 
 
 @dataclass(eq=False)
@@ -61,6 +68,45 @@ class Release(Event):
     deliberate: bool = False
     # The holder token a checked release compares with.
     token: cst.BaseExpression | None = None
+    # Queued after `multi()` on a watched pipeline: a WATCH/MULTI/EXEC transaction.
+    transactional: bool = False
+    # A compare done in the client before this release (GET then compare then DEL).
+    check: Check | None = None
+
+
+@dataclass(eq=False)
+class Check:
+    """A client-side compare before a release: the read, the comparison, and the token compared with."""
+
+    read: Event
+    comparison: cst.Comparison
+    token: cst.BaseExpression | None
+
+
+@dataclass(eq=False)
+class Read(Event):
+    """`get(key)`: the value a client-side check compares."""
+
+
+@dataclass(eq=False)
+class Expire(Event):
+    """A lifetime set after the claim by a second call (`expire(key, 30)`)."""
+
+    ttl: cst.BaseExpression | None = None
+    unit: str = "ex"
+    usage: str = "expression"
+
+
+@dataclass(eq=False)
+class LockObject:
+    """A lock library object (`r.lock(name, timeout=...)`): it releases with a token check itself."""
+
+    call: cst.Call
+    key: cst.BaseExpression | None
+    has_lifetime: bool
+    scope: Scope
+    start: Position
+    end: Position
 
 
 @dataclass(eq=False)
@@ -80,6 +126,8 @@ class Lease:
     releases: list[Release] = field(default_factory=list)
     # Plain writes of a key that extends the lease's key, next to a claim (`claim:x:owner`).
     side_writes: list[Write] = field(default_factory=list)
+    # Lifetimes set by a second call after a claim.
+    expiries: list[Expire] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -90,6 +138,9 @@ class LeaseModel:
     claims: list[Claim]
     releases: list[Release]
     writes: list[Write]
+    locks: list[LockObject]
+    # `except LockNotOwnedError: pass` handlers and `suppress(LockError)` items.
+    swallowed: list[cst.CSTNode]
     scopes: list[Scope]
     resolver: Resolver
     origins: Origins

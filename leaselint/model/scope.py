@@ -28,6 +28,8 @@ class Scope:
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
     # The lines where each name is (re)bound, to tell a key rebound between claim and release.
     binding_lines: dict[str, list[int]] = field(default_factory=dict)
+    # Names read in a comparison (`if value == token`), with the comparisons.
+    compared: dict[str, list[cst.Comparison]] = field(default_factory=dict)
     is_async: bool = False
     is_static: bool = False
 
@@ -80,3 +82,21 @@ def is_staticmethod(node: cst.FunctionDef) -> bool:
         if isinstance(expr, cst.Name) and expr.value == "staticmethod":
             return True
     return False
+
+
+class _NameCounter(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.count = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.count += 1
+
+
+def count_names(node: cst.CSTNode, name: str) -> int:
+    """How many times `name` appears under `node` (bindings included)."""
+    counter = _NameCounter(name)
+    node.visit(counter)
+    return counter.count

@@ -34,6 +34,10 @@ class ClaimSpec:
     # Arguments (or command words) that give the claim a lifetime.
     lifetime: tuple[Arg, ...] = ()
     lifetime_words: tuple[str, ...] = ()
+    # The store gives a claim without a lifetime argument a default one (Django's cache).
+    default_lifetime: bool = False
+    # Literal lifetimes that mean "never expires" on this store.
+    forever: tuple[str, ...] = ("None",)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,39 @@ class WriteSpec:
 
 
 @dataclass(frozen=True)
+class ReadSpec:
+    """A call that returns a key's value (`get(key)`)."""
+
+    method: str
+    key: Arg
+
+
+@dataclass(frozen=True)
+class ExpireSpec:
+    """A call that sets a key's lifetime after it exists; `unit` is the keyword the claim takes for it."""
+
+    method: str
+    key: Arg
+    ttl: Arg
+    unit: str
+
+
+@dataclass(frozen=True)
+class LockSpec:
+    """A lock object that claims and releases with a token check itself.
+
+    `call` is a method on a client (`r.lock(name)`) or the dotted name of a constructor.
+    """
+
+    call: str
+    method: bool
+    key: Arg
+    lifetime: tuple[Arg, ...] = ()
+    # The library gives a lock without a lifetime argument a default one.
+    default_lifetime: bool = False
+
+
+@dataclass(frozen=True)
 class Store:
     name: str
     # Import roots whose clients belong to this family.
@@ -74,6 +111,11 @@ class Store:
     claims: tuple[ClaimSpec, ...]
     releases: tuple[ReleaseSpec, ...]
     writes: tuple[WriteSpec, ...] = ()
+    reads: tuple[ReadSpec, ...] = ()
+    expiries: tuple[ExpireSpec, ...] = ()
+    # Calls on a pipeline: after `watch` commands run at once, after `multi` they are queued.
+    watch: tuple[str, ...] = ()
+    multi: tuple[str, ...] = ()
     # Claims count only on a receiver recognised as this store's client (`add` is a common name).
     recognised_only: bool = False
     # Calls that open a pipeline on a client: releases on it are queued.
@@ -128,6 +170,15 @@ REDIS = Store(
         WriteSpec("setex", key=_KEY, value=Arg(2, "value")),
         WriteSpec("psetex", key=_KEY, value=Arg(2, "value")),
     ),
+    reads=(ReadSpec("get", key=_KEY),),
+    expiries=(
+        ExpireSpec("expire", key=_KEY, ttl=Arg(1, "time"), unit="ex"),
+        ExpireSpec("pexpire", key=_KEY, ttl=Arg(1, "time"), unit="px"),
+        ExpireSpec("expireat", key=_KEY, ttl=Arg(1, "when"), unit="exat"),
+        ExpireSpec("pexpireat", key=_KEY, ttl=Arg(1, "when"), unit="pxat"),
+    ),
+    watch=("watch",),
+    multi=("multi",),
     pipelines=("pipeline", "transaction"),
     checked_release=(
         ("lua", "{receiver}.eval({script}, 1, {key}, {token})"),
@@ -172,9 +223,20 @@ DJANGO_CACHE = Store(
     name="Django cache",
     modules=("django.core.cache",),
     client_names=("cache", "_cache", "default_cache", "lock_cache"),
-    claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "timeout"),)),),
+    claims=(
+        ClaimSpec(
+            "add",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            lifetime=(Arg(2, "timeout"),),
+            default_lifetime=True,
+            forever=("None",),
+        ),
+    ),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
     writes=(WriteSpec("set", key=Arg(0, "key"), value=Arg(1, "value")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "timeout"), unit="timeout"),),
     recognised_only=True,
     no_checked_release=(
         "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
@@ -185,6 +247,26 @@ DJANGO_CACHE = Store(
 )
 
 STORES: tuple[Store, ...] = (REDIS, AIOREDIS1, DJANGO_CACHE)
+
+# Lock objects that release with a token check of their own. They are never blind releases;
+# a lock without a lifetime is LL005, a swallowed release error LL006.
+LOCKS: tuple[LockSpec, ...] = (
+    # redis-py, redis.asyncio, valkey-py, django-redis `cache.lock`: timeout=None means no expiry.
+    LockSpec("lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),)),
+    LockSpec("redis.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
+    LockSpec("redis.asyncio.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
+    LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
+    # python-redis-lock: expire=None means no expiry.
+    LockSpec("redis_lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "expire"),)),
+    # pottery and sherlock give every lock a default lifetime.
+    LockSpec("pottery.Redlock", method=False, key=Arg(None, "key"), default_lifetime=True),
+    LockSpec("sherlock.Lock", method=False, key=Arg(0, "lock_name"), default_lifetime=True),
+    LockSpec("sherlock.RedisLock", method=False, key=Arg(0, "lock_name"), default_lifetime=True),
+)
+# Exceptions a lock raises when its release finds somebody else's claim (or none).
+LOCK_RELEASE_ERRORS = frozenset(
+    {"LockNotOwnedError", "LockError", "NotAcquired", "ReleaseUnlockedLock", "LockException", "LockReleaseError"}
+)
 
 
 def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
@@ -197,6 +279,19 @@ def release_specs(method: str) -> list[tuple[Store, ReleaseSpec]]:
 
 def write_specs(method: str) -> list[tuple[Store, WriteSpec]]:
     return [(store, spec) for store in STORES for spec in store.writes if spec.method == method]
+
+
+def read_specs(method: str) -> list[tuple[Store, ReadSpec]]:
+    return [(store, spec) for store in STORES for spec in store.reads if spec.method == method]
+
+
+def expire_specs(method: str) -> list[tuple[Store, ExpireSpec]]:
+    return [(store, spec) for store in STORES for spec in store.expiries if spec.method == method]
+
+
+def transaction_methods() -> tuple[set[str], set[str]]:
+    """(watch-like, multi-like) pipeline methods of every store."""
+    return {n for s in STORES for n in s.watch}, {n for s in STORES for n in s.multi}
 
 
 def pipeline_methods() -> set[str]:

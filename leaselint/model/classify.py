@@ -1,0 +1,473 @@
+"""The store table applied to the walk: calls become claims, releases, reads, writes and expiries."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from leaselint.diagnostics import Position
+from leaselint.model import stores
+from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
+from leaselint.model.keys import Resolver, extends, literal_string
+from leaselint.model.scope import Scope, count_names
+from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
+from leaselint.model.walk import CallSite, Walker, dotted
+
+# Functions that delete a lock key on purpose, whoever holds it.
+DELIBERATE_RELEASES = frozenset({"break_", "break_lock", "reset", "clear", "reset_all", "clear_all"})
+
+
+def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
+    if where.keyword is not None:
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == where.keyword:
+                return arg.value
+    if where.index is not None:
+        position = 0
+        for arg in call.args:
+            if arg.keyword is not None:
+                continue
+            if arg.star:
+                return None
+            if position == where.index:
+                return arg.value
+            position += 1
+    return None
+
+
+def positional_args(call: cst.Call) -> list[cst.BaseExpression]:
+    values = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star:
+            break
+        values.append(arg.value)
+    return values
+
+
+def _is_true(node: cst.BaseExpression | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def _flag_set(node: cst.BaseExpression | None, name: str | None) -> bool:
+    if name is None:
+        return _is_true(node)
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == name
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _is_none(node: cst.BaseExpression | None) -> bool:
+    return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+
+def _deliberate(scope: Scope) -> bool:
+    name = scope.name.lower()
+    return name in DELIBERATE_RELEASES or "force" in name
+
+
+def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        return node.elements[0].value
+    return None
+
+
+def _command_words(call: cst.Call) -> list[str]:
+    return [(literal_string(a) or "").upper() for a in positional_args(call)]
+
+
+def _code(node: cst.BaseExpression) -> str:
+    return cst.Module(body=[]).code_for_node(node).strip()
+
+
+def _without_submodule(name: str) -> str:
+    """`redis.lock.Lock` is also imported as `redis.Lock`."""
+    parts = name.split(".")
+    return ".".join([parts[0], parts[-1]]) if len(parts) > 2 else name
+
+
+def _other_side(comparison: cst.Comparison, call: cst.Call, name: str | None) -> cst.BaseExpression | None:
+    """The operand of a two-sided comparison that does not hold the read."""
+    if len(comparison.comparisons) != 1:
+        return None
+    left, right = comparison.left, comparison.comparisons[0].comparator
+    if _holds(left, call, name):
+        return None if _holds(right, call, name) else right
+    return left if _holds(right, call, name) else None
+
+
+def _holds(operand: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def on_visit(self, visited: cst.CSTNode) -> bool:
+            if visited is call or (name is not None and isinstance(visited, cst.Name) and visited.value == name):
+                found.append(True)
+            return not found
+
+    operand.visit(Finder())
+    return bool(found)
+
+
+class Classifier:
+    """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
+
+    def __init__(self, walker: Walker, positions, resolver: Resolver) -> None:
+        self.walker = walker
+        self.positions = positions
+        self.resolver = resolver
+        self.claims: list[Claim] = []
+        self.releases: list[Release] = []
+        self.writes: list[Write] = []
+        self.reads: list[Read] = []
+        self.expiries: list[Expire] = []
+        self.locks: list[LockObject] = []
+        self.transaction_calls: list[tuple[str, CallSite]] = []
+
+    def run(self) -> None:
+        watch, multi = stores.transaction_methods()
+        for site in self.walker.calls:
+            method = site.call.func.attr.value  # type: ignore[union-attr]
+            if method in watch or method in multi:
+                self.transaction_calls.append(("multi" if method in multi else "watch", site))
+            self._classify(site, method)
+        for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
+            self._constructed_lock(call, scope)
+        for release in self.releases:
+            release.transactional = self._after_multi(release)
+            if not release.checked and not release.transactional:
+                release.check = self._check_before(release)
+
+    def _classify(self, site: CallSite, method: str) -> None:
+        for store, spec in stores.claim_specs(method):
+            claim = self._claim(site, store, spec)
+            if claim is not None:
+                self.claims.append(claim)
+                break
+        for store, spec in stores.release_specs(method):
+            found = self._releases(site, store, spec)
+            if found:
+                self.releases.extend(found)
+                break
+        for store, spec in stores.write_specs(method):
+            write = self._write(site, store, spec)
+            if write is not None:
+                self.writes.append(write)
+                break
+        for store, spec in stores.read_specs(method):
+            key = get_arg(site.call, spec.key)
+            if key is not None and len(site.call.args) == 1:
+                common, in_pipeline = self._common(site, store, key)
+                self.reads.append(Read(**common))
+                break
+        for store, spec in stores.expire_specs(method):
+            key, ttl = get_arg(site.call, spec.key), get_arg(site.call, spec.ttl)
+            if key is not None and ttl is not None:
+                common, _ = self._common(site, store, key)
+                self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage))
+                break
+        for spec in stores.LOCKS:
+            if spec.method and spec.call == method and site.call.args:
+                self._lock(site.call, site.scope, spec)
+                break
+
+    def _recognised(self, store: Store, site: CallSite) -> bool:
+        """The receiver is a client of `store`: by import, by how it was made, or by its name."""
+        receiver: cst.BaseExpression = site.call.func.value  # type: ignore[union-attr]
+        scope = site.scope
+        for _ in range(4):
+            if isinstance(receiver, cst.Subscript):
+                receiver = receiver.value
+                continue
+            if isinstance(receiver, cst.Call):
+                receiver = receiver.func
+                continue
+            break
+        if isinstance(receiver, cst.Name):
+            imported = self.walker.imports.get(receiver.value, "")
+            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
+                return True
+            found = self.resolver.single_value(receiver.value, scope)
+            if found is not None and found[0] is not receiver:
+                made = found[0]
+                if isinstance(made, cst.Call) and self._made_by(store, made.func):
+                    return True
+            return receiver.value in store.client_names
+        if isinstance(receiver, cst.Attribute):
+            if self.resolver.is_self(receiver.value, scope):
+                for value, _ in self.resolver.self_attr_values(receiver.attr.value, scope):
+                    if isinstance(value, cst.Call) and self._made_by(store, value.func):
+                        return True
+            return receiver.attr.value in store.client_names or self._made_by(store, receiver)
+        return False
+
+    def _made_by(self, store: Store, func: cst.BaseExpression) -> bool:
+        while isinstance(func, (cst.Attribute, cst.Subscript, cst.Call)):
+            func = func.value if not isinstance(func, cst.Call) else func.func
+        if not isinstance(func, cst.Name):
+            return False
+        imported = self.walker.imports.get(func.value, "")
+        return any(imported == m or imported.startswith(m + ".") for m in store.modules)
+
+    def _write(self, site: CallSite, store: Store, spec: WriteSpec) -> Write | None:
+        if store.recognised_only and not self._recognised(store, site):
+            return None
+        key = get_arg(site.call, spec.key)
+        value = get_arg(site.call, spec.value)
+        if key is None or value is None or any(a.keyword and a.keyword.value == "nx" for a in site.call.args):
+            return None
+        common, _ = self._common(site, store, key)
+        return Write(**common, value=value)
+
+    def _common(self, site: CallSite, store, key: cst.BaseExpression, in_pipeline: bool = False):
+        receiver, receiver_scope, in_pipeline = self._receiver(site)
+        position = self.positions[site.call]
+        return dict(
+            store=store,
+            call=site.call,
+            receiver=site.call.func.value,  # type: ignore[union-attr]
+            receiver_shape=self.resolver.shape(receiver, receiver_scope),
+            key=key,
+            key_shape=self.resolver.shape(key, site.scope),
+            scope=site.scope,
+            statement=site.statement,
+            insertable=site.insertable,
+            awaited=id(site.call) in self.walker.awaited,
+            start=Position(position.start.line, position.start.column),
+            end=Position(position.end.line, position.end.column),
+        ), in_pipeline
+
+    def _receiver(self, site: CallSite) -> tuple[cst.BaseExpression, Scope, bool]:
+        """The client behind a call's receiver; a pipeline stands for the client it came from."""
+        receiver: cst.BaseExpression = site.call.func.value  # type: ignore[union-attr]
+        scope = site.scope
+        made = receiver
+        made_scope = scope
+        if isinstance(receiver, cst.Name):
+            found = self.resolver.single_value(receiver.value, scope)
+            if found is not None:
+                made, made_scope = found
+        if isinstance(made, cst.Await):
+            made = made.expression
+        if (
+            isinstance(made, cst.Call)
+            and isinstance(made.func, cst.Attribute)
+            and made.func.attr.value in stores.pipeline_methods()
+        ):
+            return made.func.value, made_scope, True
+        return receiver, scope, False
+
+    def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
+        call = site.call
+        if store.recognised_only and not self._recognised(store, site):
+            return None
+        lifetime = None
+        if spec.command is not None:
+            words = _command_words(call)
+            if not words or words[0] != spec.command or spec.command_flag not in words[1:]:
+                return None
+            has_lifetime = any(word in words[1:] for word in spec.lifetime_words)
+        else:
+            if spec.flag is not None and not _flag_set(get_arg(call, spec.flag), spec.flag_value):
+                return None
+            given = [get_arg(call, where) for where in spec.lifetime]
+            given = [node for node in given if node is not None]
+            lifetime = given[0] if given else None
+            if lifetime is None:
+                has_lifetime = spec.default_lifetime
+            else:
+                has_lifetime = _code(lifetime) not in spec.forever
+        key = get_arg(call, spec.key)
+        if key is None:
+            return None
+        common, _ = self._common(site, store, key)
+        value = get_arg(call, spec.value) if spec.value is not None else None
+        result_name = self.walker.assigned.get(id(call))
+        reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
+        return Claim(
+            **common,
+            spec=spec,
+            value=value,
+            has_lifetime=has_lifetime,
+            lifetime=lifetime,
+            usage="statement" if site.usage != "expression" else "expression",
+            result_name=result_name,
+            result_reads=reads,
+        )
+
+    # Lock objects ---------------------------------------------------------
+
+    def _lock(self, call: cst.Call, scope: Scope, spec: LockSpec) -> None:
+        if spec.method:
+            site_receiver = call.func.value  # type: ignore[union-attr]
+            fake = CallSite(call, scope, call, False, "expression")
+            if not self._recognised(stores.REDIS, fake) or self.resolver.is_self(site_receiver, scope):
+                return
+        given = [get_arg(call, where) for where in spec.lifetime]
+        has_lifetime = spec.default_lifetime or any(not _is_none(node) for node in given if node is not None)
+        where = self.positions[call]
+        self.locks.append(
+            LockObject(
+                call=call,
+                key=get_arg(call, spec.key),
+                has_lifetime=has_lifetime,
+                scope=scope,
+                start=Position(where.start.line, where.start.column),
+                end=Position(where.end.line, where.end.column),
+            )
+        )
+
+    def _constructed_lock(self, call: cst.Call, scope: Scope) -> None:
+        name = dotted(call.func)
+        if not name:
+            return
+        head, _, rest = name.partition(".")
+        qualified = self.walker.imports.get(head, head) + (f".{rest}" if rest else "")
+        for spec in stores.LOCKS:
+            if not spec.method and (qualified == spec.call or qualified == _without_submodule(spec.call)):
+                self._lock(call, scope, spec)
+                return
+
+    # Transactions and client-side checks ----------------------------------
+
+    def _after_multi(self, release: Release) -> bool:
+        """The release is queued after `multi()` on the same pipeline, in the same function."""
+        if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
+            return False
+        for kind, site in self.transaction_calls:
+            receiver = site.call.func.value  # type: ignore[union-attr]
+            if (
+                kind == "multi"
+                and site.scope is release.scope
+                and isinstance(receiver, cst.Name)
+                and receiver.value == release.receiver.value
+                and self.positions[site.call].start.line <= release.start.line
+            ):
+                return True
+        return False
+
+    def _check_before(self, release: Release) -> Check | None:
+        """A read of the same key compared in the client before the release (or after a GETDEL)."""
+        if release.spec.returns_value:
+            comparison = self._compared(release.call, release.scope)
+            if comparison is not None:
+                name = self.walker.assigned.get(id(release.call))
+                return Check(release, comparison, _other_side(comparison, release.call, name))
+            return None
+        for read in self.reads:
+            if (
+                read.scope is release.scope
+                and read.receiver_shape == release.receiver_shape
+                and read.key_shape == release.key_shape
+                and read.start <= release.start
+            ):
+                comparison = self._compared(read.call, read.scope)
+                if comparison is not None:
+                    name = self.walker.assigned.get(id(read.call))
+                    return Check(read, comparison, _other_side(comparison, read.call, name))
+        return None
+
+    def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
+        comparison = self.walker.compared_calls.get(id(call))
+        if comparison is not None:
+            return comparison
+        name = self.walker.assigned.get(id(call))
+        if name is not None:
+            found = scope.compared.get(name)
+            if found:
+                return found[0]
+        return None
+
+    def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
+        call = site.call
+        if spec.command:
+            words = _command_words(call)
+            if not words or words[0] not in spec.command:
+                return []
+            keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]
+        elif spec.key is not None:
+            keys = [get_arg(call, spec.key)]
+            if spec.key_in_list:
+                keys = [_first_item(keys[0])]
+        else:
+            keys = positional_args(call)
+        if spec.script is not None and not self._deletes(get_arg(call, spec.script), site.scope):
+            return []
+        keys = [k for k in keys if k is not None]
+        token = get_arg(call, spec.token) if spec.token is not None else None
+        if spec.key_in_list:
+            token = _first_item(token)
+        found = []
+        for key in keys:
+            common, in_pipeline = self._common(site, store, key)
+            found.append(
+                Release(
+                    **common,
+                    spec=spec,
+                    checked=spec.checked,
+                    in_pipeline=in_pipeline,
+                    usage=site.usage,
+                    other_keys=len(keys) - 1,
+                    deliberate=_deliberate(site.scope),
+                    token=token,
+                )
+            )
+        return found
+
+    def _deletes(self, script: cst.BaseExpression | None, scope: Scope) -> bool:
+        """A script counts as a release when its text deletes a key after comparing an argument."""
+        text = self._string_value(script, scope)
+        return text is not None and "del" in text.lower() and "ARGV" in text
+
+    def _string_value(self, node: cst.BaseExpression | None, scope: Scope) -> str | None:
+        if node is None:
+            return None
+        if isinstance(node, cst.Name):
+            found = self.resolver.single_value(node.value, scope)
+            return self._string_value(found[0], found[1]) if found else None
+        return literal_string(node)
+
+
+def pair(claims: list[Claim], releases: list[Release], writes: list[Write], expiries: list[Expire]) -> list[Lease]:
+    """Leases: claims and releases of one key of one client; writes and expiries next to their claims."""
+    leases: dict[tuple, Lease] = {}
+    for claim in claims:
+        ident = (claim.receiver_shape, claim.key_shape)
+        leases.setdefault(ident, Lease(*ident)).claims.append(claim)
+    for release in releases:
+        lease = leases.get((release.receiver_shape, release.key_shape))
+        if lease is not None and any(not _rebound_between(claim, release) for claim in lease.claims):
+            lease.releases.append(release)
+    paired = [lease for lease in leases.values() if lease.releases]
+    for lease in paired:
+        for write in writes:
+            if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
+                if any(_near(write, claim) for claim in lease.claims):
+                    lease.side_writes.append(write)
+        for expire in expiries:
+            if (expire.receiver_shape, expire.key_shape) == (lease.receiver_shape, lease.key_shape):
+                if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
+                    lease.expiries.append(expire)
+    return paired
+
+
+def _near(write: Write, claim: Claim) -> bool:
+    """In the claim's function, or in another method of its class."""
+    cls = claim.scope.cls
+    return write.scope is claim.scope or (cls is not None and write.scope.cls is cls)
+
+
+def _rebound_between(claim: Claim, release: Release) -> bool:
+    """A name of the key or client is assigned again between the claim and the release."""
+    if claim.scope is not release.scope or claim.start.line >= release.start.line:
+        return False
+    names = _free_names(claim.key_shape) | _free_names(claim.receiver_shape)
+    lines = [line for name in names for line in claim.scope.binding_lines.get(name, [])]
+    return any(claim.start.line < line <= release.start.line for line in lines)
+
+
+def _free_names(shape) -> set[str]:
+    if isinstance(shape, tuple):
+        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
+            return {shape[1]}
+        return set().union(*(_free_names(part) for part in shape)) if shape else set()
+    return set()
+

@@ -1,0 +1,355 @@
+"""One walk over a module: scopes, bindings, statements, comparisons and the calls to classify."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import PositionProvider
+
+from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
+from leaselint.model.stores import LOCK_RELEASE_ERRORS
+
+
+@dataclass(eq=False)
+class CallSite:
+    call: cst.Call
+    scope: Scope
+    statement: cst.CSTNode
+    insertable: bool
+    usage: str
+
+
+class Walker(cst.CSTVisitor):
+    """One pass over a module: scopes, bindings, statements and every attribute call."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.module_scope: Scope | None = None
+        self.scopes: list[Scope] = []
+        self.scope_stack: list[Scope] = []
+        self.class_stack: list[ClassInfo | None] = []
+        self.statements: list[tuple[cst.CSTNode, bool]] = []
+        self.blocks: list[bool] = [True]
+        self.calls: list[CallSite] = []
+        self.awaited: set[int] = set()
+        self.statement_calls: dict[int, str] = {}
+        self.imports: dict[str, str] = {}
+        # Calls of plain names (`release_lock(name)`), to follow a parameter to its callers.
+        self.name_calls: dict[str, list[tuple[cst.Call, Scope]]] = {}
+        self.import_lines: list[cst.SimpleStatementLine] = []
+        # A call assigned to one name (`ok = r.set(...)`): call id -> name.
+        self.assigned: dict[int, str] = {}
+        # The comparison a call sits in (`r.get(k) == token`): call id -> comparison.
+        self.compared_calls: dict[int, cst.Comparison] = {}
+        self.comparisons: list[cst.Comparison] = []
+        # `except LockNotOwnedError: pass` and `suppress(LockError)`: (node, lock release inside).
+        self.swallowed: list[cst.CSTNode] = []
+
+    # Scopes ---------------------------------------------------------------
+
+    @property
+    def scope(self) -> Scope:
+        return self.scope_stack[-1]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module_scope = Scope(node=node, name="<module>", parent=None)
+        self.scopes.append(self.module_scope)
+        self.scope_stack.append(self.module_scope)
+        self.class_stack.append(None)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._push_statement(node)
+        self.scope.bind(node.name.value, None)
+        self.class_stack.append(ClassInfo(name=node.name.value, node=node))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.class_stack.pop()
+        self.statements.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._push_statement(node)
+        self.scope.bind(node.name.value, None)
+        cls = self.class_stack[-1]
+        scope = Scope(
+            node=node,
+            name=node.name.value,
+            parent=self._outer_function_scope(),
+            cls=cls,
+            params=function_params(node),
+            is_async=node.asynchronous is not None,
+            is_static=is_staticmethod(node),
+        )
+        if cls is not None:
+            cls.methods[node.name.value] = scope
+        self.scopes.append(scope)
+        self.scope_stack.append(scope)
+        self.class_stack.append(None)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scope_stack.pop()
+        self.class_stack.pop()
+        self.statements.pop()
+
+    def _outer_function_scope(self) -> Scope:
+        # A class body is not visible from its methods: names resolve to the function or module around it.
+        return self.scope
+
+    # Bindings -------------------------------------------------------------
+
+    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Name):
+            self._bind_name(target.value, value)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if target.value.value == self.scope.self_name and self.scope.cls is not None:
+                self.scope.cls.attrs.setdefault(target.attr.value, []).append((value, self.scope))
+        else:
+            for name in target_names(target):
+                self._bind_name(name, None)
+
+    def _bind_name(self, name: str, value: cst.BaseExpression | None) -> None:
+        cls = self.class_stack[-1]
+        if cls is not None:
+            cls.bindings.setdefault(name, []).append(value)
+        else:
+            line = self.get_metadata(PositionProvider, self.statements[-1][0]).start.line if self.statements else 0
+            self.scope.bind(name, value, line)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind_target(target.target, node.value if len(node.targets) == 1 else None)
+        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if isinstance(call, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.assigned[id(call)] = node.targets[0].target.value
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind_target(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        # The statement itself stands for the value: origins read it as a counter.
+        self._bind_target(node.target, node)  # type: ignore[arg-type]
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._push_statement(node)
+        self._bind_target(node.target, None)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._bind_target(node.asname.name, node.item)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        if node.name is not None:
+            self._bind_target(node.name.name, None)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            dotted = _dotted(alias.name)
+            if alias.asname is not None:
+                bound = alias.asname.name.value  # type: ignore[union-attr]
+                self.imports[bound] = dotted
+            else:
+                bound = dotted.split(".")[0]
+                self.imports[bound] = bound
+            self._bind_name(bound, None)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = _dotted(node.module) if node.module is not None else ""
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = _dotted(alias.name)
+            bound = alias.asname.name.value if alias.asname is not None else name  # type: ignore[union-attr]
+            self.imports[bound] = f"{module}.{name}" if module else name
+            self._bind_name(bound, None)
+
+    # Statements and blocks ------------------------------------------------
+
+    def _push_statement(self, node: cst.CSTNode) -> None:
+        insertable = self.blocks[-1]
+        if isinstance(node, cst.If) and self.statements:
+            parent = self.statements[-1][0]
+            if isinstance(parent, cst.If) and parent.orelse is node:
+                insertable = False
+        self.statements.append((node, insertable))
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._push_statement(node)
+        if len(self.scope_stack) == 1 and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
+            self.import_lines.append(node)
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
+        self.statements.pop()
+
+    def visit_If(self, node: cst.If) -> None:
+        self._push_statement(node)
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self.statements.pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self._push_statement(node)
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.statements.pop()
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.statements.pop()
+
+    def visit_With(self, node: cst.With) -> None:
+        self._push_statement(node)
+        for item in node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and _dotted(call.func).split(".")[-1] == "suppress":
+                if any(_catches_lock_error(arg.value) for arg in call.args):
+                    others = [i.item for i in node.items if i is not item]
+                    if others or _releases_lock(node.body):
+                        self.swallowed.append(item)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        self.statements.pop()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._push_statement(node)
+        for handler in node.handlers:
+            if _catches_lock_error(handler.type) and _does_nothing(handler.body) and _releases_lock(node.body):
+                self.swallowed.append(handler)
+
+    def leave_Try(self, original_node: cst.Try) -> None:
+        self.statements.pop()
+
+    def visit_TryStar(self, node: cst.TryStar) -> None:
+        self._push_statement(node)
+
+    def leave_TryStar(self, original_node: cst.TryStar) -> None:
+        self.statements.pop()
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self._push_statement(node)
+
+    def leave_Match(self, original_node: cst.Match) -> None:
+        self.statements.pop()
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.blocks.append(True)
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self.blocks.pop()
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.blocks.append(False)
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
+        self.blocks.pop()
+
+    # Calls ----------------------------------------------------------------
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        value = node.value
+        statement, insertable = self.statements[-1] if self.statements else (None, False)
+        whole_line = (
+            isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and self.blocks[-1]
+        )
+        usage = "statement" if whole_line else "inline"
+        if isinstance(value, cst.Await) and isinstance(value.expression, cst.Call):
+            self.statement_calls[id(value.expression)] = usage
+        elif isinstance(value, cst.Call):
+            self.statement_calls[id(value)] = usage
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self.comparisons.append(node)
+        for name in _names_in(node):
+            self.scope.compared.setdefault(name, []).append(node)
+
+    def leave_Comparison(self, original_node: cst.Comparison) -> None:
+        self.comparisons.pop()
+
+    def visit_Await(self, node: cst.Await) -> None:
+        if isinstance(node.expression, cst.Call):
+            self.awaited.add(id(node.expression))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.comparisons:
+            self.compared_calls[id(node)] = self.comparisons[-1]
+        if isinstance(node.func, cst.Name):
+            self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
+        if not isinstance(node.func, cst.Attribute) or not self.statements:
+            return
+        statement, insertable = self.statements[-1]
+        usage = self.statement_calls.get(id(node), "expression")
+        self.calls.append(CallSite(node, self.scope, statement, insertable, usage))
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+dotted = _dotted
+
+
+def _catches_lock_error(node: cst.BaseExpression | None) -> bool:
+    if node is None:
+        return False
+    if isinstance(node, cst.Tuple):
+        return any(_catches_lock_error(element.value) for element in node.elements)
+    return dotted(node).split(".")[-1] in LOCK_RELEASE_ERRORS
+
+
+def _does_nothing(body: cst.BaseSuite) -> bool:
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for statement in statements:
+        small = statement.body if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else None
+        if small is None:
+            return False
+        for item in small:
+            if isinstance(item, (cst.Pass, cst.Continue)):
+                continue
+            if isinstance(item, cst.Expr) and isinstance(item.value, (cst.Ellipsis, cst.SimpleString)):
+                continue
+            return False
+    return True
+
+
+class _ReleaseFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("release", "__exit__", "__aexit__"):
+            self.found = True
+
+
+def _releases_lock(body: cst.CSTNode) -> bool:
+    finder = _ReleaseFinder()
+    body.visit(finder)
+    return finder.found
+
+
+_SAME_VALUE_METHODS = frozenset({"decode", "encode", "strip", "lower", "upper"})
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Names a comparison reads directly (`value`, `value.decode()`, `str(value)`)."""
+    names: set[str] = set()
+    operands = [node.left, *(target.comparator for target in node.comparisons)]  # type: ignore[attr-defined]
+    for operand in operands:
+        while isinstance(operand, cst.Call):
+            func = operand.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _SAME_VALUE_METHODS:
+                operand = func.value
+            elif isinstance(func, cst.Name) and func.value in ("str", "bytes") and operand.args:
+                operand = operand.args[0].value
+            else:
+                break
+        if isinstance(operand, cst.Name):
+            names.add(operand.value)
+    return names
