@@ -233,16 +233,25 @@ class LeaseFixer:
             return f"{self.model.logger_name}.warning"
         return "logging.getLogger(__name__).warning"
 
-    def checked_release(self, lease: Lease, release: Release, with_header: bool = True) -> Fix:
-        """Replace a release that does not check the holder with one that does, in one server step."""
+    def checked_release(
+        self,
+        lease: Lease,
+        release: Release,
+        with_header: bool = True,
+        token_code: str | None = None,
+        replace: cst.CSTNode | None = None,
+    ) -> Fix:
+        """Replace a release that does not check the holder with one that does, in one server step.
+
+        `token_code` is a token already in scope (the one a client-side check compared with);
+        `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
+        """
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value GETDEL returned")
-        token = self.token_for(lease, release)
+        token = Token(token_code) if token_code is not None else self.token_for(lease, release)
         call = self.release_call(lease, release, token.code)
-        awaited = "await " if release.awaited else ""
-        key = code_of(release.key)
         edits = list(token.edits)
         applicability = token.applicability
         message = "Release with a token-checked compare-and-delete in one server step"
@@ -252,15 +261,8 @@ class LeaseFixer:
             edits.append(self._replace(release.call, call))
             applicability = Applicability.UNSAFE
             message += "; its result (0: lease lost) arrives in the pipeline's execute()"
-        elif release.usage == "statement":
-            indent = self._indent_of(release.statement) + self.model.module.default_indent
-            report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
-            edits.append(self._replace(release.statement, f"if not {awaited}{call}:\n{indent}{report}"))
-        elif release.usage == "inline":
-            report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
-            edits.append(Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}"))
         else:
-            edits.append(self._replace(release.call, call))
+            edits.append(self.report_outcome(release, call, replace))
         if with_header:
             edits.extend(
                 self.header_edit(
@@ -269,6 +271,65 @@ class LeaseFixer:
                 )
             )
         return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
+
+    def report_outcome(self, release: Release, call: str, replace: cst.CSTNode | None = None) -> Edit:
+        """`call` in place of the release; where its result was thrown away, log when it deleted nothing."""
+        awaited = "await " if release.awaited else ""
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {code_of(release.key)})"
+        if release.usage == "statement":
+            statement = replace if replace is not None else release.statement
+            indent = self._indent_of(statement) + self.model.module.default_indent
+            return self._replace(statement, f"if not {awaited}{call}:\n{indent}{report}")
+        if release.usage == "inline":
+            return Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}")
+        return self._replace(release.call, call)
+
+    def log_lost_release(self, release: Release) -> Fix:
+        """LL006: keep the token-checked release, and log when it deleted nothing."""
+        edit = self.report_outcome(release, code_of(release.call))
+        edits = [edit, *self.header_edit(logging=True, secrets=False, script=False)]
+        return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
+
+    def log_swallowed_error(self, handler: cst.ExceptHandler) -> Fix:
+        """LL006: `except LockNotOwnedError: pass` -> bind the error and log it."""
+        edits: list[Edit] = []
+        name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
+        if name is None:
+            name = "exc"
+            _, type_end = self._range(handler.type)  # type: ignore[arg-type]
+            edits.append(Edit(type_end, type_end, f" as {name}"))
+        report = f"{self.log_call}(\"lease lost before release: %s\", {name})"
+        body = handler.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise NoFix("the handler's body is on its line")
+        first = body.body[0]
+        inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
+        if isinstance(inner, cst.Continue):
+            edits.append(self._insert_before(first, report))
+        else:
+            edits.append(self._replace(first, report))
+        edits.extend(self.header_edit(logging=True, secrets=False, script=False))
+        return Fix("Log the lost lease instead of dropping it", tuple(edits), Applicability.SAFE)
+
+    def merge_lifetime(self, claim, expire) -> Fix:
+        """LL005: `setnx(k, v)` then `expire(k, ttl)` -> one `set(k, v, nx=True, ex=ttl)`."""
+        units = {where.keyword for spec in claim.store.claims if spec.method == "set" for where in spec.lifetime}
+        if claim.method not in ("set", "setnx") or expire.unit not in units or expire.usage != "statement":
+            raise NoFix("the claim cannot take the lifetime in the same call")
+        if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
+            raise NoFix("the expiry shares its line with other statements")
+        receiver = code_of(claim.receiver)
+        ttl = code_of(expire.ttl)  # type: ignore[arg-type]
+        if claim.method == "set":
+            head = code_of(claim.call)[:-1].rstrip()
+            new_call = f"{head.removesuffix(',')}, {expire.unit}={ttl})"
+        else:
+            new_call = f"{receiver}.set({code_of(claim.key)}, {code_of(claim.value)}, nx=True, {expire.unit}={ttl})"
+        start, _ = self._range(expire.statement)
+        line_start = Position(start.line, 0)
+        next_line = Position(start.line + 1, 0)
+        edits = (self._replace(claim.call, new_call), Edit(line_start, next_line, ""))
+        return Fix(f"Set the lifetime in the claim itself (`{expire.unit}=`)", edits, Applicability.SAFE)
 
     def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
         start, end = self._range(release.call)

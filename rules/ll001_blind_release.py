@@ -21,6 +21,8 @@ class BlindRelease(Rule):
     idempotency marker (claimed, never released) are not. A delete inside a
     function meant to break a lock whoever holds it (`break_`, `reset`,
     `clear`, or a name with `force`) is taken as deliberate and not reported.
+    A release after a client-side compare is LL004; one queued after
+    `multi()` in a WATCH/MULTI/EXEC transaction is correct.
 
     ## Why is this bad?
     A lease has a deadline so that a crashed holder cannot block the job
@@ -634,7 +636,7 @@ class BlindRelease(Rule):
     def check(self, context: Context) -> Iterator[Diagnostic]:
         for lease in context.model.leases:
             for release in lease.releases:
-                if release.checked or release.deliberate:
+                if release.checked or release.deliberate or release.transactional or release.check:
                     continue
                 message = (
                     f"`{release.method}` releases lease `{code_of(release.key)}` without checking the holder: "

@@ -132,7 +132,10 @@ class Classifier:
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         for release in self.releases:
-            release.transactional = self._after_multi(release)
+            release.transactional = self._after(release, "multi")
+            if release.in_pipeline and not release.transactional and self._after(release, "watch"):
+                # After watch() a pipeline runs each command at once.
+                release.in_pipeline = False
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
 
@@ -328,14 +331,14 @@ class Classifier:
 
     # Transactions and client-side checks ----------------------------------
 
-    def _after_multi(self, release: Release) -> bool:
-        """The release is queued after `multi()` on the same pipeline, in the same function."""
+    def _after(self, release: Release, wanted: str) -> bool:
+        """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
         if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
             return False
         for kind, site in self.transaction_calls:
             receiver = site.call.func.value  # type: ignore[union-attr]
             if (
-                kind == "multi"
+                kind == wanted
                 and site.scope is release.scope
                 and isinstance(receiver, cst.Name)
                 and receiver.value == release.receiver.value
@@ -350,7 +353,8 @@ class Classifier:
             comparison = self._compared(release.call, release.scope)
             if comparison is not None:
                 name = self.walker.assigned.get(id(release.call))
-                return Check(release, comparison, _other_side(comparison, release.call, name))
+                token = _other_side(comparison, release.call, name)
+                return Check(release, comparison, token, self.walker.if_tests.get(id(comparison)))
             return None
         for read in self.reads:
             if (
@@ -362,18 +366,20 @@ class Classifier:
                 comparison = self._compared(read.call, read.scope)
                 if comparison is not None:
                     name = self.walker.assigned.get(id(read.call))
-                    return Check(read, comparison, _other_side(comparison, read.call, name))
+                    token = _other_side(comparison, read.call, name)
+                    return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
         return None
 
     def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
+        """The comparison the read's value goes into; one against None or a bool is not a token check."""
         comparison = self.walker.compared_calls.get(id(call))
         if comparison is not None:
             return comparison
         name = self.walker.assigned.get(id(call))
-        if name is not None:
-            found = scope.compared.get(name)
-            if found:
-                return found[0]
+        for found in scope.compared.get(name, []) if name is not None else []:
+            other = _other_side(found, call, name)
+            if not (isinstance(other, cst.Name) and other.value in ("None", "True", "False")):
+                return found
         return None
 
     def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:

@@ -81,6 +81,8 @@ class Check:
     read: Event
     comparison: cst.Comparison
     token: cst.BaseExpression | None
+    # The `if` whose test is the comparison, when there is one.
+    guard: cst.If | None = None
 
 
 @dataclass(eq=False)

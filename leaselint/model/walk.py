@@ -47,6 +47,8 @@ class Walker(cst.CSTVisitor):
         self.comparisons: list[cst.Comparison] = []
         # `except LockNotOwnedError: pass` and `suppress(LockError)`: (node, lock release inside).
         self.swallowed: list[cst.CSTNode] = []
+        # `if <test>:` statements by their test: test id -> if.
+        self.if_tests: dict[int, cst.If] = {}
 
     # Scopes ---------------------------------------------------------------
 
@@ -187,6 +189,7 @@ class Walker(cst.CSTVisitor):
 
     def visit_If(self, node: cst.If) -> None:
         self._push_statement(node)
+        self.if_tests[id(node.test)] = node
 
     def leave_If(self, original_node: cst.If) -> None:
         self.statements.pop()

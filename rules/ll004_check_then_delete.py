@@ -1,0 +1,319 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.keys import code_of
+from leaselint.rewrite import NoFix
+from leaselint.rule import Context, Invalid, Rule, Valid
+
+
+class CheckThenDelete(Rule):
+    """
+    ## What it does
+    Reports a lease release that reads the key, compares the value in the
+    client, and deletes in a second step: `if r.get(k) == token: r.delete(k)`,
+    through a variable, with `.decode()`, with an early return
+    (`if r.get(k) != token: return`), or `GETDEL` followed by a compare.
+
+    A `WATCH`/`MULTI`/`EXEC` transaction that queues the delete after
+    `multi()` is correct and not reported. A `watch()` without `multi()` before
+    the delete is reported: after `watch()` a redis-py pipeline runs commands
+    at once, so nothing protects the delete.
+
+    ## Why is this bad?
+    The compare and the delete are two round trips; the lease can change hands
+    between them:
+
+    1. Worker A reads `lock:job`: it holds A's token.
+    2. A pauses; the deadline passes; worker B claims `lock:job`.
+    3. A deletes `lock:job`: it frees **B's** claim.
+    4. Worker C claims `lock:job` and runs beside B.
+
+    The gap is narrower than a blind delete's, not closed. `GETDEL` then
+    compare deletes first and looks second: it always deletes.
+
+    ## Example
+    ```python
+    if r.get(key) == token:
+        r.delete(key)
+    ```
+
+    ## Use instead
+    ```python
+    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+        logger.warning("lease %s expired before release; another worker may hold it", key)
+    ```
+
+    ## Fix safety
+    The fix is the compare-and-delete of LL001, done in one server step, with
+    a lost lease logged. It uses the token the client-side check compared
+    with, so it is **safe**; an `if` that only guarded the delete is replaced
+    whole. Where the check's token cannot be told (a `GETDEL` whose value is
+    compared), there is no automatic fix.
+    """
+
+    code = "LL004"
+    name = "check-then-delete"
+    fix_availability = "sometimes"
+
+    VALID = [
+        Valid(
+            """\
+            import redis
+            from redis.exceptions import WatchError
+
+            r = redis.Redis()
+
+
+            def release(key, token):
+                with r.pipeline() as pipe:
+                    while True:
+                        try:
+                            pipe.watch(key)
+                            if pipe.get(key) == token:
+                                pipe.multi()
+                                pipe.delete(key)
+                                pipe.execute()
+                                return True
+                            pipe.unwatch()
+                            return False
+                        except WatchError:
+                            continue
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def still_mine(key, token):
+                return r.get(key) == token
+
+
+            def acquire(key, token):
+                if r.set(key, token, nx=True, ex=30):
+                    r.delete(key)
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import logging
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if not r.set(key, token, nx=True, px=30_000):
+                    return
+                try:
+                    work(job)
+                finally:
+                    if r.get(key) == token:
+                        r.delete(key)
+        """,
+            line=17,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if not r.set(key, token, nx=True, px=30_000):
+                    return
+                try:
+                    work(job)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        log.warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+
+            class Lock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.token = None
+
+                def acquire(self, token):
+                    self.token = token
+                    return self.client.set(self.key, token, nx=True, ex=30)
+
+                def release(self):
+                    current = self.client.get(self.key)
+                    if current is None or current.decode() != self.token:
+                        return False
+                    self.client.delete(self.key)
+                    return True
+        """,
+            line=18,
+            column=9,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class Lock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.token = None
+
+                def acquire(self, token):
+                    self.token = token
+                    return self.client.set(self.key, token, nx=True, ex=30)
+
+                def release(self):
+                    current = self.client.get(self.key)
+                    if current is None or current.decode() != self.token:
+                        return False
+                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    if pipe.get(key) == token:
+                        pipe.delete(key)
+                    pipe.unwatch()
+        """,
+            line=14,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    if not pipe.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    pipe.unwatch()
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                old = r.getdel(key)
+                if old != token:
+                    raise RuntimeError("lost the lease")
+        """,
+            line=11,
+            column=11,
+            message_contains="compare and delete in one server step (LL001's compare-and-delete))",
+        ),
+    ]
+
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        for lease in context.model.leases:
+            for release in lease.releases:
+                check = release.check
+                if check is None or release.deliberate:
+                    continue
+                if check.read is release:
+                    message = (
+                        f"Lease `{code_of(release.key)}` is deleted by `getdel` before its value is compared: "
+                        "it frees whoever holds the lease"
+                    )
+                else:
+                    message = (
+                        f"Lease `{code_of(release.key)}` is compared in the client (`{check.read.method}` then "
+                        f"compare) and released by `{release.method}` in a second step: it can change hands in between"
+                    )
+                try:
+                    if check.read is release or check.token is None:
+                        raise NoFix("compare and delete in one server step (LL001's compare-and-delete)")
+                    fix = context.fixer.checked_release(
+                        lease, release, token_code=code_of(check.token), replace=_whole_guard(check, release)
+                    )
+                except NoFix as why:
+                    fix = None
+                    message += f" (no automatic fix: {why})"
+                yield self.at_event(release, message, fix)
+
+
+def _whole_guard(check, release) -> cst.CSTNode | None:
+    """The `if` around the release when it guards nothing else, to replace whole."""
+    guard = check.guard
+    if guard is None or guard.orelse is not None or release.usage != "statement":
+        return None
+    body = guard.body
+    if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
+        return guard
+    return None
+
+
