@@ -4,7 +4,8 @@ from leaselint.rules.ll000_unparsable_file import UnparsableFile
 from leaselint.rules.ll001_blind_release import BlindRelease
 from leaselint.rules.ll002_fixed_token import FixedToken
 from leaselint.rules.ll003_guessable_token import GuessableToken
+from leaselint.rules.ll004_check_then_delete import CheckThenDelete
 from leaselint.rules.ll007_token_beside_claim import TokenBesideClaim
 
-ALL_RULES = [UnparsableFile(), BlindRelease(), FixedToken(), GuessableToken(), TokenBesideClaim()]
+ALL_RULES = [UnparsableFile(), BlindRelease(), FixedToken(), GuessableToken(), CheckThenDelete(), TokenBesideClaim()]
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
