@@ -2,34 +2,53 @@
 
 from __future__ import annotations
 
+import collections
 import difflib
+import os
 import sys
+from dataclasses import replace
+from typing import NoReturn, TextIO
 
 import click
 
 from leaselint import __version__
+from leaselint.config import RELEASES, ConfigError, Layer, check_codes, settings_for_run
 from leaselint.diagnostics import FileResult
-from leaselint.discover import MissingPath, discover
-from leaselint.report import REPORTERS
-from leaselint.runner import lint_paths
+from leaselint.discover import MissingPath, discover, excluded, excludes
+from leaselint.report import REPORTERS, statistics
+from leaselint.report.rule_docs import explain, rule_table
+from leaselint.runner import ParseFailure, check_text, lint_bytes, lint_paths, parse
 from leaselint.settings import Settings
 from leaselint.source import atomic_write
+from leaselint.suppress import add_noqa
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# Findings a `# noqa` comment cannot or should not hide: a file that does not parse, a stale noqa.
+NOT_NOQA = frozenset({"LL000", "LL100"})
 
 
-def _codes(value: str | None) -> frozenset[str] | None:
+def _fail(message: str) -> NoReturn:
+    click.echo(f"leaselint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
-    return frozenset(code.strip().upper() for code in value.split(",") if code.strip())
+    return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
-def _known_codes(codes: frozenset[str] | None) -> None:
-    from leaselint.rules import RULES_BY_CODE
+def _codes(value: str | None) -> tuple[str, ...] | None:
+    items = _split(value)
+    return None if items is None else check_codes(tuple(item.upper() for item in items))
 
-    for code in codes or ():
-        if code not in RULES_BY_CODE:
-            raise click.BadParameter(f"unknown rule code {code!r}; known: {', '.join(sorted(RULES_BY_CODE))}")
+
+def use_color(stream: TextIO, no_color: bool) -> bool:
+    """Colour only on a terminal, and never with --no-color or a non-empty NO_COLOR (no-color.org)."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,49 +63,117 @@ def _known_codes(codes: frozenset[str] | None) -> None:
     show_default=True,
     help="How findings are printed.",
 )
-@click.option("--select", help="Comma-separated rule codes to run (default: all).")
+@click.option("--output-file", metavar="PATH", help="Write the report to PATH instead of standard output.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option("--show-fixes", is_flag=True, help="With --fix, list what was fixed per file and rule.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are left.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed a file, even if nothing is left.")
+@click.option("--select", help="Comma-separated rule codes or prefixes to run, replacing the configuration's (ALL: every rule).")
+@click.option("--extend-select", help="Comma-separated rule codes to run in addition.")
 @click.option("--ignore", help="Comma-separated rule codes to skip.")
+@click.option("--exclude", help="Comma-separated globs of files and folders to skip, replacing the configuration's.")
+@click.option("--force-exclude", is_flag=True, default=None, help="Apply the excludes to files named on the command line too.")
 @click.option(
     "--release",
-    type=click.Choice(["lua", "delifeq", "delex"]),
-    default="lua",
-    show_default=True,
-    help="The compare-and-delete fixes write: a Lua script, Valkey 9 DELIFEQ, or Redis 8.4 DELEX.",
+    type=click.Choice(RELEASES),
+    help="The compare-and-delete fixes write: a Lua script (default), Valkey 9 DELIFEQ, or Redis 8.4 DELEX.",
 )
+@click.option("--config", "config_path", metavar="PATH", help="Read [tool.leaselint] from PATH instead of looking for pyproject.toml.")
+@click.option("--isolated", is_flag=True, help="Read no configuration file.")
+@click.option("--stdin-filename", metavar="PATH", help="The name of the file read from `-` (standard input).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding; write nothing else.")
+@click.option("--explain", metavar="CODE", help="Print a rule's documentation.")
+@click.option("--list-rules", is_flag=True, help="List every rule: code, name, fix availability.")
+@click.option("--no-color", is_flag=True, help="Never colour the output.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary when clean.")
 @click.version_option(__version__, prog_name="leaselint")
-def main(paths, fix, unsafe_fixes, diff, output_format, select, ignore, release, no_cache, quiet) -> None:
-    """Find and fix unsafe lease releases in PATHS (default: the current folder)."""
-    try:
-        selected, ignored = _codes(select), _codes(ignore) or frozenset()
-        _known_codes(selected)
-        _known_codes(ignored)
-    except click.BadParameter as exc:
-        click.echo(f"leaselint: error: {exc.message}", err=True)
-        sys.exit(EXIT_ERROR)
-    settings = Settings(
-        select=selected,
-        ignore=ignored,
-        fix=fix or diff,
-        unsafe_fixes=unsafe_fixes,
-        release=release,
-    )
-    try:
-        files = list(discover(list(paths) or ["."]))
-    except MissingPath as exc:
-        click.echo(f"leaselint: error: {exc}: no such file or directory", err=True)
-        sys.exit(EXIT_ERROR)
+def main(paths: tuple[str, ...], **flags) -> None:
+    """Find and fix unsafe lease releases in PATHS (default: the current folder; `-`: standard input)."""
+    if flags["explain"] is not None:
+        _explain(flags["explain"])
+    if flags["list_rules"]:
+        from leaselint.rules import ALL_RULES
 
+        click.echo(rule_table(ALL_RULES), nl=False)
+        sys.exit(EXIT_CLEAN)
+
+    stdin = paths == ("-",) or (not paths and flags["stdin_filename"] is not None)
+    if "-" in paths and not stdin:
+        _fail("`-` (standard input) cannot be combined with other paths")
+    if flags["add_noqa"] and (flags["fix"] or flags["diff"] or stdin):
+        _fail("--add-noqa cannot be combined with --fix, --diff or standard input")
+    settings = _settings(flags)
+
+    out: TextIO = sys.stdout
+    if flags["output_file"]:
+        try:
+            out = open(flags["output_file"], "w", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {flags['output_file']}: {exc.strerror or exc}")
+    try:
+        if stdin:
+            code = _run_stdin(settings, flags, out)
+        else:
+            try:
+                files = list(discover(list(paths) or ["."], settings))
+            except MissingPath as exc:
+                _fail(f"{exc}: no such file or directory")
+            code = _run_add_noqa(files, settings) if flags["add_noqa"] else _run(files, settings, flags, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    sys.exit(code)
+
+
+def _explain(code: str) -> NoReturn:
+    from leaselint.rules import RULES_BY_CODE
+
+    rule = RULES_BY_CODE.get(code.strip().upper())
+    if rule is None:
+        _fail(f"unknown rule code {code!r}; known: {', '.join(sorted(RULES_BY_CODE))}")
+    click.echo(explain(rule), nl=False)
+    sys.exit(EXIT_CLEAN)
+
+
+def _settings(flags: dict) -> Settings:
+    try:
+        cli = Layer(
+            select=_codes(flags["select"]),
+            ignore=_codes(flags["ignore"]) or (),
+            extend_select=_codes(flags["extend_select"]) or (),
+            exclude=_split(flags["exclude"]),
+            force_exclude=flags["force_exclude"],
+            release=flags["release"],
+        )
+        settings, _ = settings_for_run(
+            cli,
+            config=flags["config_path"],
+            isolated=flags["isolated"],
+            fix=flags["fix"] or flags["diff"],
+            unsafe_fixes=flags["unsafe_fixes"],
+        )
+    except ConfigError as exc:
+        _fail(str(exc))
+    return settings
+
+
+def _options(flags: dict, stream: TextIO) -> dict:
+    return {
+        "quiet": flags["quiet"],
+        "unsafe_fixes": flags["unsafe_fixes"],
+        "color": not flags["output_file"] and use_color(stream, flags["no_color"]),
+    }
+
+
+def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     results: list[FileResult] = []
     diffs: list[str] = []
     internal = False
     for result, source in lint_paths(files, settings):
-        for error in result.internal_errors:
-            internal = True
-            click.echo(f"leaselint: internal error in {result.path}: {error}", err=True)
+        internal |= _internal_errors(result)
         if result.fixed_text is not None and source is not None:
-            if diff:
+            if flags["diff"]:
                 diffs.append(_unified(result))
                 result.fixed_count = 0
             else:
@@ -97,18 +184,116 @@ def main(paths, fix, unsafe_fixes, diff, output_format, select, ignore, release,
                     click.echo(f"leaselint: error: cannot write {result.path}: {exc}", err=True)
         results.append(result)
 
-    out = sys.stdout
-    options = {"quiet": quiet, "unsafe_fixes": unsafe_fixes}
-    if diff:
+    if flags["diff"]:
         out.write("".join(diffs))
-        if internal:
-            sys.exit(EXIT_ERROR)
-        sys.exit(EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    REPORTERS[output_format](results, out, options)
+    else:
+        _report(results, settings, flags, out)
     if internal:
-        sys.exit(EXIT_ERROR)
-    remaining = sum(len(r.diagnostics) for r in results)
-    sys.exit(EXIT_FINDINGS if remaining else EXIT_CLEAN)
+        return EXIT_ERROR
+    return _exit_code(results, flags, changed=bool(diffs) if flags["diff"] else None)
+
+
+def _report(results: list[FileResult], settings: Settings, flags: dict, out: TextIO) -> None:
+    options = _options(flags, out)
+    if flags["show_statistics"]:
+        statistics.report(results, out, {**options, "json": flags["output_format"] == "json"})
+        return
+    if flags["show_fixes"] and flags["fix"]:
+        options["fixed_codes"] = _fixed_codes(results, settings)
+    REPORTERS[flags["output_format"]](results, out, options)
+
+
+def _exit_code(results: list[FileResult], flags: dict, changed: bool | None = None) -> int:
+    """As in Ruff: --exit-zero wins; --exit-non-zero-on-fix also fails on fixed files; --diff fails on a diff."""
+    if flags["exit_zero"]:
+        return EXIT_CLEAN
+    remaining = any(r.diagnostics for r in results)
+    fixed = any(r.fixed_count for r in results)
+    if changed is not None:
+        return EXIT_FINDINGS if changed else EXIT_CLEAN
+    if remaining or (flags["exit_non_zero_on_fix"] and fixed):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _internal_errors(result: FileResult) -> bool:
+    for error in result.internal_errors:
+        click.echo(f"leaselint: internal error in {result.path}: {error}", err=True)
+    return bool(result.internal_errors)
+
+
+def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dict[str, int]]:
+    """Per file, the codes --fix fixed: the findings before fixing less the findings left."""
+    fixed: dict[str, dict[str, int]] = {}
+    for result in results:
+        if not result.fixed_count or result.original_text is None:
+            continue
+        try:
+            before = check_text(result.original_text, replace(settings.for_file(result.path), fix=False))
+        except ParseFailure:
+            continue
+        gone = collections.Counter(d.code for d in before) - collections.Counter(d.code for d in result.diagnostics)
+        if gone:
+            fixed[result.path] = dict(gone)
+    return fixed
+
+
+def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
+    """`-`: lint standard input. With --fix the fixed text goes to stdout and the findings to stderr."""
+    name = flags["stdin_filename"] or "-"
+    data = click.get_binary_stream("stdin").read()
+    fixing = flags["fix"] and not flags["diff"]
+    stdout = click.get_binary_stream("stdout")
+    named = flags["stdin_filename"] is not None
+    if named and settings.force_exclude and excluded(name, excludes(settings), settings.root):
+        if fixing:
+            stdout.write(data)
+            stdout.flush()
+        return EXIT_CLEAN
+    result, source = lint_bytes(data, name, settings.for_file(name))
+    internal = _internal_errors(result)
+    if fixing:
+        fixed = source.encode(result.fixed_text) if source is not None and result.fixed_text is not None else data
+        stdout.write(fixed)
+        stdout.flush()
+        _report([result], settings, flags, out if flags["output_file"] else sys.stderr)
+    elif flags["diff"]:
+        diff = _unified(result) if result.fixed_text is not None else ""
+        out.write(diff)
+        return EXIT_ERROR if internal else _exit_code([result], flags, changed=bool(diff))
+    else:
+        _report([result], settings, flags, out)
+    return EXIT_ERROR if internal else _exit_code([result], flags)
+
+
+def _run_add_noqa(files: list[str], settings: Settings) -> int:
+    """Mark every current finding with `# noqa: CODE`, so that only new findings are reported from now on."""
+    added = 0
+    internal = False
+    for result, source in lint_paths(files, settings):
+        internal |= _internal_errors(result)
+        findings = [d for d in result.diagnostics if d.code not in NOT_NOQA]
+        if source is None or not findings:
+            continue
+        text, count, blocked = add_noqa(source.text, findings)
+        for line in blocked:
+            click.echo(
+                f"leaselint: warning: {result.path}:{line}: no `# noqa` added: the line ends inside a string "
+                "or continues with a backslash",
+                err=True,
+            )
+        if not count:
+            continue
+        try:
+            parse(text)
+            atomic_write(result.path, source.encode(text))
+        except (ParseFailure, OSError, UnicodeEncodeError) as exc:
+            internal = True
+            click.echo(f"leaselint: error: cannot add noqa to {result.path}: {exc}", err=True)
+            continue
+        added += count
+    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'}.", err=True)
+    return EXIT_ERROR if internal else EXIT_CLEAN
 
 
 def _unified(result: FileResult) -> str:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import traceback
+from dataclasses import replace
 from typing import Iterable
 
 from leaselint.diagnostics import Diagnostic, FileResult, Position
 from leaselint.fix import apply_fixes, fixable
 from leaselint.settings import Settings
 from leaselint.source import DecodeError, LineIndex, SourceText, decode
-from leaselint.suppress import suppressed
+from leaselint.suppress import directives, split
 
 MAX_FIX_PASSES = 10
 UNPARSABLE = "LL000"
+UNUSED_NOQA = "LL100"
 
 
 class ParseFailure(Exception):
@@ -54,22 +56,33 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None) -
     from leaselint.model import build_model
     from leaselint.rewrite import LeaseFixer
     from leaselint.rule import Context
-    from leaselint.rules import ALL_RULES
+    from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
     module = parse(text)
     model = build_model(module)
     context = Context(model=model, fixer=LeaseFixer(model, settings.release))
     index = LineIndex(text)
+    noqa = directives(text)
+    audit = settings.enabled(UNUSED_NOQA)
+    # LL100 needs to know whether each code a directive names fires there, selected or not.
+    named = {code for directive in noqa.values() for code in directive.codes} if audit else set()
     found: list[Diagnostic] = []
+    failed: set[str] = set()
     for rule in ALL_RULES:
-        if not settings.enabled(rule.code):
+        if not (settings.enabled(rule.code) or rule.code in named):
             continue
         try:
             found.extend(rule.check(context))
         except Exception:
+            failed.add(rule.code)
             if errors is not None:
                 errors.append(f"rule {rule.code} ({rule.name}) failed:\n{traceback.format_exc()}")
-    found = [d for d in found if not suppressed(d, index)]
+    found, used = split(found, noqa)
+    if audit:
+        stale = RULES_BY_CODE[UNUSED_NOQA].stale(noqa, used, failed, set(RULES_BY_CODE), index)
+        found += split(stale, noqa)[0]
+    found = [d for d in found if settings.enabled(d.code)]
+    found = [d if d.fix is None or settings.can_fix(d.code) else replace(d, fix=None) for d in found]
     return sorted(found, key=lambda d: (d.start, d.code))
 
 
@@ -158,4 +171,4 @@ def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | N
 
 def lint_paths(paths: Iterable[str], settings: Settings) -> Iterable[tuple[FileResult, SourceText | None]]:
     for path in paths:
-        yield lint_file(path, settings)
+        yield lint_file(path, settings.for_file(path))

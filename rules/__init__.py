@@ -6,6 +6,7 @@ from leaselint.rules.ll002_fixed_token import FixedToken
 from leaselint.rules.ll003_guessable_token import GuessableToken
 from leaselint.rules.ll004_check_then_delete import CheckThenDelete
 from leaselint.rules.ll007_token_beside_claim import TokenBesideClaim
+from leaselint.rules.ll100_unused_noqa import UnusedNoqa
 
-ALL_RULES = [UnparsableFile(), BlindRelease(), FixedToken(), GuessableToken(), CheckThenDelete(), TokenBesideClaim()]
+ALL_RULES = [UnparsableFile(), BlindRelease(), FixedToken(), GuessableToken(), CheckThenDelete(), TokenBesideClaim(), UnusedNoqa()]
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from leaselint import __version__
 from leaselint.cli import main
+from leaselint.rules import RULES_BY_CODE
 
 # A lease whose claim already stores a token: LL001 at 12:13 with a safe fix.
 SAFE = '''import redis
@@ -198,7 +199,8 @@ def test_unknown_rule_code_exits_2(cwd, option):
     write(cwd / "a.py", SAFE)
     result = run_cli(option, "LL001,LL999", "a.py")
     assert result.exit_code == 2
-    assert result.stderr == "leaselint: error: unknown rule code 'LL999'; known: LL000, LL001\n"
+    known = ", ".join(sorted(RULES_BY_CODE))
+    assert result.stderr == f"leaselint: error: unknown rule code 'LL999'; known: {known}\n"
     assert result.stdout == ""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, TextIO
 
 from leaselint.diagnostics import FileResult
-from leaselint.report import concise, full, json_format
+from leaselint.report import concise, full, github, gitlab, json_format, junit, sarif
 
 Reporter = Callable[[list[FileResult], TextIO, dict], None]
 
@@ -13,4 +13,8 @@ REPORTERS: dict[str, Reporter] = {
     "full": full.report,
     "concise": concise.report,
     "json": json_format.report,
+    "sarif": sarif.report,
+    "github": github.report,
+    "gitlab": gitlab.report,
+    "junit": junit.report,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from leaselint.diagnostics import Applicability, FileResult
-from leaselint.report.summary import fix_marker, write_summary
+from leaselint.report.summary import heading, paint, write_summary
 from leaselint.source import LineIndex
 
 
@@ -15,17 +15,18 @@ def report(results: list[FileResult], out: TextIO, options: dict) -> None:
             result.original_text is not None
         ) else None
         for d in result.diagnostics:
-            marker = fix_marker(d, options)
-            out.write(f"{result.path}:{d.start.line}:{d.start.column + 1}: {d.code} {marker}{d.message}\n")
+            out.write(heading(result.path, d, options) + "\n")
             if index is not None and d.start.line <= len(index.starts):
                 line = index.line_text(d.start.line).expandtabs(1)
                 width = len(str(d.start.line))
                 end = d.end.column if d.end.line == d.start.line else len(line)
-                carets = "^" * max(end - d.start.column, 1)
-                gutter = " " * width
-                out.write(f"{gutter} |\n{d.start.line} | {line}\n{gutter} | {' ' * d.start.column}{carets} {d.code}\n")
+                carets = paint("^" * max(end - d.start.column, 1) + f" {d.code}", options, fg="red", bold=True)
+                gutter = paint(" " * width + " |", options, fg="blue", bold=True)
+                number = paint(f"{d.start.line} |", options, fg="blue", bold=True)
+                out.write(f"{gutter}\n{number} {line}\n{gutter} {' ' * d.start.column}{carets}\n")
                 if d.fix is not None:
                     note = "" if d.fix.applicability is Applicability.SAFE else f" ({d.fix.applicability.value})"
-                    out.write(f"{gutter} = help: {d.fix.message}{note}\n")
+                    help_line = paint(" " * width + " = help:", options, fg="cyan", bold=True)
+                    out.write(f"{help_line} {d.fix.message}{note}\n")
             out.write("\n")
     write_summary(results, out, options)

@@ -1,0 +1,223 @@
+"""`[tool.leaselint]` in pyproject.toml: find it, check it, merge it with the command line into Settings."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from dataclasses import dataclass
+
+from leaselint.settings import Settings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+RELEASES = ("lua", "delifeq", "delex")
+# Reported only when selected by name, prefix or ALL: a stale noqa is tidiness, not a lease bug.
+OPT_IN = frozenset({"LL100"})
+SECTION = "[tool.leaselint]"
+
+
+class ConfigError(Exception):
+    """Bad configuration; the message names the file, the key and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Layer:
+    """The options of one source, the configuration file or the command line. None: not given."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    fixable: tuple[str, ...] | None = None
+    unfixable: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    respect_gitignore: bool | None = None
+    force_exclude: bool | None = None
+    release: str | None = None
+
+
+def _codes_list(value, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: expected a list of rule codes such as [\"LL001\"], got {_shown(value)}")
+    return check_codes([item.strip().upper() for item in value], where)
+
+
+def _globs(value, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: expected a list of globs such as [\"migrations\", \"legacy/*.py\"], got {_shown(value)}")
+    return tuple(value)
+
+
+def _flag(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: expected true or false, got {_shown(value)}")
+    return value
+
+
+def _release(value, where: str) -> str:
+    if value not in RELEASES:
+        allowed = ", ".join(f'"{r}"' for r in RELEASES)
+        raise ConfigError(f"{where}: expected one of {allowed}, got {_shown(value)}")
+    return value
+
+
+def _per_file_ignores(value, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a table of glob = [rule codes], got {_shown(value)}")
+    return tuple((glob, _codes_list(codes, f"{where} {glob!r}")) for glob, codes in value.items())
+
+
+# Each key: the Layer field it fills and how its value is checked.
+KEYS = {
+    "select": ("select", _codes_list),
+    "ignore": ("ignore", _codes_list),
+    "extend-select": ("extend_select", _codes_list),
+    "fixable": ("fixable", _codes_list),
+    "unfixable": ("unfixable", _codes_list),
+    "exclude": ("exclude", _globs),
+    "extend-exclude": ("extend_exclude", _globs),
+    "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "respect-gitignore": ("respect_gitignore", _flag),
+    "force-exclude": ("force_exclude", _flag),
+    "release": ("release", _release),
+}
+
+
+def _shown(value) -> str:
+    kinds = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list", dict: "a table"}
+    return f"{value!r} ({kinds.get(type(value), type(value).__name__)})"
+
+
+def known_codes() -> list[str]:
+    from leaselint.rules import RULES_BY_CODE
+
+    return sorted(RULES_BY_CODE)
+
+
+def check_codes(codes, where: str | None = None) -> tuple[str, ...]:
+    """Rule selectors: a code, a prefix of codes (`LL00`) or `ALL`. Raises ConfigError for anything else."""
+    known = known_codes()
+    for code in codes:
+        if code != "ALL" and not any(k.startswith(code) for k in known):
+            prefix = f"{where}: " if where else ""
+            raise ConfigError(f"{prefix}unknown rule code {code!r}; known: {', '.join(known)}")
+    return tuple(codes)
+
+
+def expand(selectors) -> set[str]:
+    known = known_codes()
+    return {k for s in selectors for k in known if s == "ALL" or k.startswith(s)}
+
+
+def _read(path: str) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{_display(path)}: invalid TOML: {exc}") from None
+
+
+def _display(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+def find_config(start: str = ".") -> str | None:
+    """The nearest pyproject.toml with a [tool.leaselint] section, from `start` upward."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate) and "leaselint" in _read(candidate).get("tool", {}):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def load_config(path: str) -> Layer:
+    data = _read(path)
+    table = data.get("tool", {}).get("leaselint") if isinstance(data.get("tool"), dict) else None
+    if table is None:
+        raise ConfigError(f"{_display(path)}: no {SECTION} section")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{_display(path)}: {SECTION} must be a table, got {_shown(table)}")
+    values = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(
+                f"{_display(path)}: {SECTION}: unknown key {key!r}{hint}; allowed: {', '.join(sorted(KEYS))}"
+            )
+        field, check = KEYS[key]
+        values[field] = check(value, f"{_display(path)}: {SECTION} {key}")
+    return Layer(**values)
+
+
+def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: bool = False) -> Settings:
+    """Apply the layers in order, later ones winning, as Ruff does.
+
+    A layer's `select` replaces the selection so far, `extend-select` adds to it and `ignore` takes away.
+    """
+    from leaselint.rules import RULES_BY_CODE
+
+    selected = set(RULES_BY_CODE) - OPT_IN
+    fixable = set(RULES_BY_CODE)
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    per_file: list[tuple[str, frozenset[str]]] = []
+    respect_gitignore, force_exclude, release = True, False, "lua"
+    for layer in layers:
+        if layer.select is not None:
+            selected = expand(layer.select)
+        selected = (selected | expand(layer.extend_select)) - expand(layer.ignore)
+        if layer.fixable is not None:
+            fixable = expand(layer.fixable)
+        fixable -= expand(layer.unfixable)
+        if layer.exclude is not None:
+            exclude = layer.exclude
+        extend_exclude += layer.extend_exclude
+        per_file += [(glob, frozenset(expand(codes))) for glob, codes in layer.per_file_ignores]
+        if layer.respect_gitignore is not None:
+            respect_gitignore = layer.respect_gitignore
+        if layer.force_exclude is not None:
+            force_exclude = layer.force_exclude
+        if layer.release is not None:
+            release = layer.release
+    return Settings(
+        select=frozenset(selected),
+        fix=fix,
+        unsafe_fixes=unsafe_fixes,
+        release=release,
+        per_file_ignores=tuple(per_file),
+        fixable=frozenset(fixable),
+        exclude=exclude,
+        extend_exclude=extend_exclude,
+        respect_gitignore=respect_gitignore,
+        force_exclude=force_exclude,
+        root=root,
+    )
+
+
+def settings_for_run(
+    cli: Layer,
+    config: str | None = None,
+    isolated: bool = False,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+) -> tuple[Settings, str | None]:
+    """The run's settings and the configuration file they came from (None: defaults and the command line)."""
+    if config is not None and isolated:
+        raise ConfigError("--config and --isolated cannot be used together")
+    path = None if isolated else (config if config is not None else find_config())
+    layers = [load_config(path), cli] if path is not None else [cli]
+    root = os.path.dirname(os.path.abspath(path)) if path is not None else os.getcwd()
+    return resolve(layers, root, fix, unsafe_fixes), path
