@@ -30,6 +30,8 @@ def run(job):
 '''
 
 # The claim stores the constant "1": LL001 at 11:13 with an unsafe fix.
+# LL002 also reports this constant token, with a safe fix of its own; the tests that
+# show LL001's unsafe fix select LL001 alone.
 UNSAFE = '''import redis
 
 r = redis.Redis()
@@ -176,7 +178,7 @@ def test_fix_everything_exits_0(cwd):
 
 def test_fix_leaving_unsafe_finding_exits_1(cwd):
     path = write(cwd / "b.py", UNSAFE)
-    result = run_cli("--fix", "--output-format", "concise", "b.py")
+    result = run_cli("--select", "LL001", "--fix", "--output-format", "concise", "b.py")
     assert result.exit_code == 1
     assert result.stdout == (
         f"b.py:11:13: LL001 {MESSAGE}\n"
@@ -210,7 +212,7 @@ def test_unknown_rule_code_exits_2(cwd, option):
 def test_concise_format(cwd):
     write(cwd / "a.py", SAFE)
     write(cwd / "b.py", UNSAFE)
-    result = run_cli("--output-format", "concise", "a.py", "b.py")
+    result = run_cli("--select", "LL001", "--output-format", "concise", "a.py", "b.py")
     assert result.exit_code == 1
     assert result.stdout == (
         f"a.py:12:13: LL001 [*] {MESSAGE}\n"
@@ -222,7 +224,7 @@ def test_concise_format(cwd):
 
 def test_concise_format_with_unsafe_fixes_marks_unsafe_fix(cwd):
     write(cwd / "b.py", UNSAFE)
-    result = run_cli("--output-format", "concise", "--unsafe-fixes", "b.py")
+    result = run_cli("--select", "LL001", "--output-format", "concise", "--unsafe-fixes", "b.py")
     assert result.exit_code == 1
     assert result.stdout == (
         f"b.py:11:13: LL001 [*] {MESSAGE}\n"
@@ -297,14 +299,14 @@ def test_json_format(cwd):
 def test_json_format_unsafe_fix_and_clean(cwd):
     write(cwd / "b.py", UNSAFE)
     write(cwd / "clean.py", CLEAN)
-    result = run_cli("--output-format", "json", "b.py", "clean.py")
+    result = run_cli("--select", "LL001", "--output-format", "json", "b.py", "clean.py")
     assert result.exit_code == 1
     items = json.loads(result.stdout)
     assert [(i["code"], i["location"]["row"], i["location"]["column"]) for i in items] == [("LL001", 11, 13)]
     assert items[0]["fix"]["applicability"] == "unsafe"
     assert items[0]["fix"]["message"] == UNSAFE_HELP
 
-    clean = run_cli("--output-format", "json", "clean.py")
+    clean = run_cli("--select", "LL001", "--output-format", "json", "clean.py")
     assert clean.exit_code == 0
     assert json.loads(clean.stdout) == []
 
@@ -351,11 +353,11 @@ def test_diff_prints_diff_and_writes_nothing(cwd):
 
 def test_diff_hides_unsafe_fix_unless_asked(cwd):
     path = write(cwd / "b.py", UNSAFE)
-    result = run_cli("--diff", "b.py")
+    result = run_cli("--select", "LL001", "--diff", "b.py")
     assert result.exit_code == 0
     assert result.stdout == ""
 
-    result = run_cli("--diff", "--unsafe-fixes", "b.py")
+    result = run_cli("--select", "LL001", "--diff", "--unsafe-fixes", "b.py")
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/b.py\n+++ b/b.py\n")
     assert "+import secrets\n" in result.stdout
@@ -406,7 +408,7 @@ def test_fix_keeps_file_mode(cwd):
 
 def test_fix_unsafe_fixes_on_constant_token(cwd):
     path = write(cwd / "b.py", UNSAFE)
-    result = run_cli("--fix", "--unsafe-fixes", "b.py")
+    result = run_cli("--select", "LL001", "--fix", "--unsafe-fixes", "b.py")
     assert result.exit_code == 0
     assert result.stdout == "Found 1 error (1 fixed, 0 remaining).\n"
     text = path.read_text()
@@ -414,7 +416,7 @@ def test_fix_unsafe_fixes_on_constant_token(cwd):
     assert "\n    token = secrets.token_hex(16)\n" in text
     assert text.startswith("import logging\nimport secrets\n")
 
-    again = run_cli("--fix", "--unsafe-fixes", "b.py")
+    again = run_cli("--select", "LL001", "--fix", "--unsafe-fixes", "b.py")
     assert again.exit_code == 0
     assert path.read_text() == UNSAFE_FIXED
 
@@ -423,7 +425,7 @@ def test_fix_only_touches_files_with_fixes(cwd):
     a = write(cwd / "a.py", SAFE)
     b = write(cwd / "b.py", UNSAFE)
     c = write(cwd / "clean.py", CLEAN)
-    result = run_cli("--fix", "--output-format", "concise", "a.py", "b.py", "clean.py")
+    result = run_cli("--select", "LL001", "--fix", "--output-format", "concise", "a.py", "b.py", "clean.py")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"b.py:11:13: LL001 {MESSAGE}",

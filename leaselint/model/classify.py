@@ -170,7 +170,8 @@ class Classifier:
         for spec in stores.LOCKS:
             if spec.method and spec.call == method and site.call.args:
                 self._lock(site.call, site.scope, spec)
-                break
+                return
+        self._constructed_lock(site.call, site.scope)
 
     def _recognised(self, store: Store, site: CallSite) -> bool:
         """The receiver is a client of `store`: by import, by how it was made, or by its name."""

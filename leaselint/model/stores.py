@@ -38,6 +38,8 @@ class ClaimSpec:
     default_lifetime: bool = False
     # Literal lifetimes that mean "never expires" on this store.
     forever: tuple[str, ...] = ("None",)
+    # Lifetimes are cut to whole seconds: below one second nothing is stored, yet the claim succeeds.
+    whole_seconds: bool = False
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,8 @@ DJANGO_CACHE = Store(
             lifetime=(Arg(2, "timeout"),),
             default_lifetime=True,
             forever=("None",),
+            # Django's Redis and memcached backends: `add(k, v, 0.5)` returns True and stores nothing.
+            whole_seconds=True,
         ),
     ),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),

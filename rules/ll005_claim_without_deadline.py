@@ -1,0 +1,310 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.keys import code_of
+from leaselint.rewrite import NoFix
+from leaselint.rule import Context, Invalid, Rule, Valid
+
+NO_LIFETIME = "no automatic fix: choosing a lifetime is a decision; pick one longer than the job and renew it"
+
+
+class ClaimWithoutDeadline(Rule):
+    """
+    ## What it does
+    Reports a lease that can outlive a crashed holder: `setnx` with no expiry,
+    `set(k, v, nx=True)` without `ex`/`px`/`exat`/`pxat`, Django's
+    `cache.add(k, v, None)`, `r.lock(name)` or `redis.lock.Lock(...)` without
+    `timeout`, `redis_lock.Lock(conn, name)` without `expire`; and a claim whose
+    lifetime is set by a separate `expire`/`pexpire` after the create.
+
+    Flask-Caching's Redis backend implements `add` as `SETNX` followed by a
+    separate `EXPIRE` itself: a crash between the two leaves a key without a
+    lifetime, whatever the caller passes. Prefer a client that claims with
+    `SET ... NX PX` in one command.
+
+    Lease keys only: a counter or marker set with `incr` or `set(nx=True)`
+    and never released is not a lease.
+
+    ## Why is this bad?
+    A lease without a deadline is held forever by a holder that died:
+
+    1. Worker A runs `setnx("lock:job", token)`.
+    2. A is killed (deploy, OOM) before `expire("lock:job", 30)` or before
+       its release.
+    3. `lock:job` never expires: every later worker is refused, forever,
+       until somebody deletes the key by hand.
+
+    ## Example
+    ```python
+    if r.setnx(key, token):
+        r.expire(key, 30)
+    ```
+
+    ## Use instead
+    ```python
+    if r.set(key, token, nx=True, ex=30):
+        ...
+    ```
+
+    ## Fix safety
+    For the two-step form the fix claims with one `set(k, v, nx=True, ex=ttl)`
+    (`px=` for `pexpire`) with the lifetime the code already chose, and
+    removes the `expire` call: **safe**. When no lifetime exists anywhere
+    there is no automatic fix: choosing a lifetime is a decision.
+    """
+
+    code = "LL005"
+    name = "claim-without-deadline"
+    fix_availability = "sometimes"
+
+    VALID = [
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def hit(client_ip):
+                count = r.incr(f"rate:{client_ip}")
+                r.expire(f"rate:{client_ip}", 60)
+                return count
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def mark(event_id):
+                return r.setnx(f"seen:{event_id}", 1)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                with r.lock(f"lock:{job}", timeout=30, blocking_timeout=5):
+                    work(job)
+        """
+        ),
+        Valid(
+            """\
+            from django.core.cache import cache
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import threading
+
+            lock = threading.Lock()
+
+
+            def run():
+                with lock:
+                    work()
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if r.setnx(key, token):
+                    r.expire(key, 30)
+                    try:
+                        work(job)
+                    finally:
+                        r.delete(key)
+        """,
+            line=8,
+            column=8,
+            fixed="""\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if r.set(key, token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        r.delete(key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                acquired = r.set(key, token, nx=True)
+                r.pexpire(key, 1500)
+                if acquired:
+                    work(job)
+                    r.delete(key)
+        """,
+            line=8,
+            column=16,
+            fixed="""\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                acquired = r.set(key, token, nx=True, px=1500)
+                if acquired:
+                    work(job)
+                    r.delete(key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                if r.set(f"lock:{job}", token, nx=True):
+                    work(job)
+                    r.delete(f"lock:{job}")
+        """,
+            line=7,
+            column=8,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            from django.core.cache import cache
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token, None):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """,
+            line=5,
+            column=8,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                with r.lock(f"lock:{job}", blocking_timeout=5):
+                    work(job)
+        """,
+            line=7,
+            column=10,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            import redis_lock
+            from redis import Redis
+
+            conn = Redis()
+
+
+            def run(job):
+                with redis_lock.Lock(conn, f"lock:{job}"):
+                    work(job)
+        """,
+            line=8,
+            column=10,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            from redis import Redis
+            from redis.lock import Lock
+
+            conn = Redis()
+
+
+            def run(job):
+                lock = Lock(conn, f"lock:{job}", timeout=None)
+                if lock.acquire(blocking=False):
+                    try:
+                        work(job)
+                    finally:
+                        lock.release()
+        """,
+            line=8,
+            column=12,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+    ]
+
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        for lease in context.model.leases:
+            for claim in lease.claims:
+                if claim.has_lifetime:
+                    continue
+                later = [e for e in lease.expiries if e.scope is claim.scope and claim.start <= e.start]
+                key = code_of(claim.key)
+                if later:
+                    expire = later[0]
+                    message = (
+                        f"Lease `{key}` gets its lifetime from a second call (`{expire.method}`): "
+                        "a crash between the two leaves a claim that never expires"
+                    )
+                    try:
+                        fix = context.fixer.merge_lifetime(claim, expire)
+                    except NoFix as why:
+                        fix = None
+                        message += f" (no automatic fix: {why})"
+                    yield self.at_event(claim, message, fix)
+                else:
+                    yield self.at_event(
+                        claim, f"Lease `{key}` is claimed without a lifetime: a crashed holder keeps it forever ({NO_LIFETIME})"
+                    )
+        for lock in context.model.locks:
+            if not lock.has_lifetime:
+                name = code_of(lock.key) if lock.key is not None else "the lock"
+                yield self.at_node(
+                    context,
+                    lock.call,
+                    f"Lock `{name}` has no timeout: a crashed holder keeps it forever ({NO_LIFETIME})",
+                )
+
+

@@ -1,0 +1,330 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.keys import code_of
+from leaselint.rewrite import NoFix
+from leaselint.rule import Context, Invalid, Rule, Valid
+
+
+class SwallowedLostRelease(Rule):
+    """
+    ## What it does
+    Reports a token-checked release whose outcome is thrown away: the result
+    of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
+    statement; `except LockNotOwnedError: pass` (or `LockError`, `...`,
+    `continue`) around `lock.release()`; `contextlib.suppress(LockError)`
+    around a lock's block or release. Logging, counting, re-raising, returning
+    the result, or any use of it is handling.
+
+    ## Why is this bad?
+    A release that deleted nothing is the only evidence that the lease was
+    lost: its lifetime ran out while the job ran, and another worker may have
+    run the same job at the same time. Dropping it hides the overlap, and the
+    lifetime that is too short stays too short.
+
+    1. Worker A's job outlives its lease; worker B claims and runs the job too.
+    2. A's release compares its token, finds B's, and deletes nothing.
+    3. The result (0, or `LockNotOwnedError`) is discarded: nobody learns that
+       the job ran twice.
+
+    ## Example
+    ```python
+    try:
+        lock.release()
+    except LockNotOwnedError:
+        pass
+    ```
+
+    ## Use instead
+    ```python
+    try:
+        lock.release()
+    except LockNotOwnedError as exc:
+        logger.warning("lease lost before release: %s", exc)
+    ```
+
+    ## Fix safety
+    **Safe**: the result is checked and a warning naming the key is logged
+    (the module's logger is reused when it has one); for a swallowed lock
+    error, the error is bound and logged. Every fix leaselint writes handles
+    the outcome already, so its own output never triggers this rule. A
+    `suppress(LockError)` has no automatic fix: replace it with a handler.
+    """
+
+    code = "LL006"
+    name = "swallowed-lost-release"
+    fix_availability = "sometimes"
+
+    VALID = [
+        Valid(
+            """\
+            import logging
+
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job):
+                lock = r.lock(f"lock:{job}", timeout=30)
+                if lock.acquire(blocking=False):
+                    try:
+                        work(job)
+                    finally:
+                        try:
+                            lock.release()
+                        except LockNotOwnedError:
+                            log.warning("lost lock:%s", job)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def release(key, token):
+                return r.eval(RELEASE, 1, key, token)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+            from redis.exceptions import WatchError
+
+            r = redis.Redis()
+
+
+            def bump(key):
+                with r.pipeline() as pipe:
+                    while True:
+                        try:
+                            pipe.watch(key)
+                            pipe.multi()
+                            pipe.incr(key)
+                            pipe.execute()
+                            break
+                        except WatchError:
+                            continue
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if r.set(key, token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        r.eval(RELEASE, 1, key, token)
+        """,
+            line=13,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if r.set(key, token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(RELEASE, 1, key, token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import logging
+
+            import redis.asyncio as redis
+
+            logger = logging.getLogger("jobs")
+            r = redis.Redis()
+
+
+            async def release(key, token):
+                await r.execute_command("DELIFEQ", key, token)
+        """,
+            line=10,
+            column=11,
+            fixed="""\
+            import logging
+
+            import redis.asyncio as redis
+
+            logger = logging.getLogger("jobs")
+            r = redis.Redis()
+
+
+            async def release(key, token):
+                if not await r.execute_command("DELIFEQ", key, token):
+                    logger.warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+            r = redis.Redis()
+
+
+            def run(job):
+                lock = r.lock(f"lock:{job}", timeout=30)
+                if lock.acquire(blocking=False):
+                    try:
+                        work(job)
+                    finally:
+                        try:
+                            lock.release()
+                        except LockNotOwnedError:
+                            pass
+        """,
+            line=15,
+            column=20,
+            fixed="""\
+            import logging
+
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+            r = redis.Redis()
+
+
+            def run(job):
+                lock = r.lock(f"lock:{job}", timeout=30)
+                if lock.acquire(blocking=False):
+                    try:
+                        work(job)
+                    finally:
+                        try:
+                            lock.release()
+                        except LockNotOwnedError as exc:
+                            logging.getLogger(__name__).warning("lease lost before release: %s", exc)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+            from redis.exceptions import LockError
+
+            r = redis.Redis()
+
+
+            def run_all(jobs):
+                for job in jobs:
+                    lock = r.lock(f"lock:{job}", timeout=30)
+                    if not lock.acquire(blocking=False):
+                        continue
+                    work(job)
+                    try:
+                        lock.release()
+                    except LockError as error:
+                        continue
+        """,
+            line=15,
+            column=16,
+            fixed="""\
+            import logging
+
+            import redis
+            from redis.exceptions import LockError
+
+            r = redis.Redis()
+
+
+            def run_all(jobs):
+                for job in jobs:
+                    lock = r.lock(f"lock:{job}", timeout=30)
+                    if not lock.acquire(blocking=False):
+                        continue
+                    work(job)
+                    try:
+                        lock.release()
+                    except LockError as error:
+                        logging.getLogger(__name__).warning("lease lost before release: %s", error)
+                        continue
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import contextlib
+
+            import redis
+            from redis.exceptions import LockError
+
+            r = redis.Redis()
+
+
+            def run(job):
+                with contextlib.suppress(LockError), r.lock(f"lock:{job}", timeout=30):
+                    work(job)
+        """,
+            line=10,
+            column=10,
+            message_contains='`contextlib.suppress(LockError)` hides a lost lease',
+        ),
+    ]
+
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        for release in context.model.releases:
+            if not release.checked or release.in_pipeline or release.usage == "expression":
+                continue
+            try:
+                fix = context.fixer.log_lost_release(release)
+            except NoFix:
+                fix = None
+            yield self.at_event(
+                release,
+                f"The result of the token-checked release of `{code_of(release.key)}` is thrown away: "
+                "a lost lease (0) goes unnoticed",
+                fix,
+            )
+        for node in context.model.swallowed:
+            if isinstance(node, cst.ExceptHandler):
+                try:
+                    fix = context.fixer.log_swallowed_error(node)
+                except NoFix:
+                    fix = None
+                yield self.at_node(
+                    context,
+                    node.type or node,
+                    f"`{code_of(node.type)}` from a lock release is swallowed: a lost lease goes unnoticed",
+                    fix,
+                )
+            else:
+                yield self.at_node(
+                    context,
+                    node,
+                    f"`{code_of(node.item)}` hides a lost lease: log the lock error instead",  # type: ignore[attr-defined]
+                )
+
+

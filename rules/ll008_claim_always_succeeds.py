@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.keys import code_of
+from leaselint.rule import Context, Invalid, Rule, Valid
+
+
+class ClaimAlwaysSucceeds(Rule):
+    """
+    ## What it does
+    Reports a claim that cannot say "somebody else holds it": the result of an
+    NX claim or `add` never tested (a bare statement, or assigned and never
+    read), and Django's `cache.add` with a literal timeout below one second.
+
+    ## Why is this bad?
+    The claim is the whole point of the lease: when its answer is ignored,
+    every worker runs the job.
+
+    1. Worker A claims `lock:job` and runs the job.
+    2. Worker B's claim fails, but B never looks at the answer and runs the
+       job too.
+
+    Django's Redis and memcached cache backends cut timeouts to whole
+    seconds: `cache.add(k, v, 0.5)` stores nothing (a 0 s lifetime) and still
+    returns True, to every caller.
+
+    ## Example
+    ```python
+    r.set(key, token, nx=True, ex=30)
+    work()
+    ```
+
+    ## Use instead
+    ```python
+    if not r.set(key, token, nx=True, ex=30):
+        return
+    work()
+    ```
+
+    ## Fix safety
+    There is no automatic fix: what to do when the lease is held (skip,
+    retry, wait) is the program's decision.
+    """
+
+    code = "LL008"
+    name = "claim-always-succeeds"
+
+    VALID = [
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def ensure_counter(name):
+                r.set(f"counter:{name}", 0, nx=True)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                acquired = r.set(f"lock:{job}", token, nx=True, ex=30)
+                if not acquired:
+                    return
+                work(job)
+                r.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            from django.core.cache import cache
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token, 5):
+                    work(job)
+                    cache.delete(f"lock:{job}")
+        """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                r.set(f"lock:{job}", token, nx=True, ex=30)
+                try:
+                    work(job)
+                finally:
+                    r.delete(f"lock:{job}")
+        """,
+            line=7,
+            column=5,
+            message_contains='The answer of the claim of `f"lock',
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                ok = r.set(f"lock:{job}", token, nx=True, ex=30)
+                work(job)
+                r.delete(f"lock:{job}")
+        """,
+            line=7,
+            column=10,
+            message_contains='The answer of the claim of `f"lock',
+        ),
+        Invalid(
+            """\
+            from django.core.cache import cache
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token, 0.5):
+                    work(job)
+                    cache.delete(f"lock:{job}")
+        """,
+            line=5,
+            column=40,
+            message_contains='A lifetime below one second is cut to 0 s',
+        ),
+    ]
+
+
+    def check(self, context: Context) -> Iterator[Diagnostic]:
+        for lease in context.model.leases:
+            for claim in lease.claims:
+                key = code_of(claim.key)
+                if claim.usage == "statement" or (claim.result_name and claim.result_reads == 0):
+                    yield self.at_event(
+                        claim, f"The answer of the claim of `{key}` is never tested: the job runs even when it is held"
+                    )
+                elif claim.spec.whole_seconds and _below_one_second(claim.lifetime):
+                    yield self.at_node(
+                        context,
+                        claim.lifetime,
+                        f"A lifetime below one second is cut to 0 s: the claim of `{key}` stores nothing "
+                        "and still succeeds for every worker",
+                    )
+
+
+def _below_one_second(node: cst.BaseExpression | None) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        try:
+            return 0 <= float(node.evaluated_value) < 1
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
