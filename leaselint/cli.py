@@ -241,9 +241,9 @@ def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dic
 def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
     """`-`: lint standard input. With --fix the fixed text goes to stdout and the findings to stderr."""
     name = flags["stdin_filename"] or "-"
-    data = click.get_binary_stream("stdin").read()
+    data = sys.stdin.buffer.read()
     fixing = flags["fix"] and not flags["diff"]
-    stdout = click.get_binary_stream("stdout")
+    stdout = sys.stdout.buffer
     named = flags["stdin_filename"] is not None
     if named and settings.force_exclude and excluded(name, excludes(settings), settings.root):
         if fixing:

@@ -715,3 +715,88 @@ def test_python_m_leaselint_fix_and_errors(tmp_path):
     version = _module("--version", cwd=tmp_path)
     assert version.returncode == 0
     assert version.stdout == f"leaselint, version {__version__}\n"
+
+
+# -------------------------------------------------------------------- stdin
+
+
+def test_stdin_reports_with_stdin_filename(cwd):
+    result = CliRunner().invoke(main, ["--output-format", "concise", "--stdin-filename", "pkg/a.py", "-"], input=SAFE)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == f"pkg/a.py:12:13: LL001 [*] {MESSAGE}"
+
+
+def test_stdin_without_name_is_dash(cwd):
+    result = CliRunner().invoke(main, ["--output-format", "concise", "-"], input=SAFE)
+    assert result.exit_code == 1
+    assert result.stdout.startswith("-:12:13: LL001 ")
+
+
+def test_stdin_fix_writes_text_to_stdout_and_findings_to_stderr(cwd):
+    result = CliRunner().invoke(main, ["--fix", "--stdin-filename", "a.py", "-"], input=SAFE)
+    assert result.exit_code == 0
+    assert result.stdout == SAFE_FIXED
+    assert result.stderr == "Found 1 error (1 fixed, 0 remaining).\n"
+    assert os.listdir(cwd) == []
+
+
+def test_stdin_fix_echoes_text_when_nothing_to_fix(cwd):
+    result = CliRunner().invoke(main, ["--fix", "--select", "LL001", "--output-format", "concise", "-"], input=UNSAFE)
+    assert result.exit_code == 1
+    assert result.stdout == UNSAFE
+    assert f"-:11:13: LL001 {MESSAGE}" in result.stderr.splitlines()
+
+
+def test_stdin_fix_keeps_crlf_and_bytes_of_undecodable_input(cwd):
+    crlf = SAFE.replace("\n", "\r\n").encode()
+    result = CliRunner().invoke(main, ["--fix", "-"], input=crlf)
+    assert result.stdout_bytes == SAFE_FIXED.replace("\n", "\r\n").encode()
+    junk = b"x = 1\n# caf\xe9\n"
+    result = CliRunner().invoke(main, ["--fix", "-"], input=junk)
+    assert result.exit_code == 1
+    assert result.stdout_bytes == junk
+    assert "LL000 cannot decode" in result.stderr
+
+
+def test_stdin_filename_selects_per_file_ignores_and_force_exclude(cwd):
+    write(cwd / "pyproject.toml", '[tool.leaselint]\nextend-exclude = ["legacy"]\n[tool.leaselint.per-file-ignores]\n"tests/*" = ["LL001"]\n')
+    ignored = CliRunner().invoke(main, ["--stdin-filename", "tests/test_a.py", "-"], input=SAFE)
+    assert ignored.exit_code == 0
+    linted = CliRunner().invoke(main, ["--stdin-filename", "legacy/a.py", "-"], input=SAFE)
+    assert linted.exit_code == 1
+    excluded = CliRunner().invoke(main, ["--force-exclude", "--fix", "--stdin-filename", "legacy/a.py", "-"], input=SAFE)
+    assert excluded.exit_code == 0
+    assert excluded.stdout == SAFE
+
+
+def test_stdin_diff(cwd):
+    result = CliRunner().invoke(main, ["--diff", "--stdin-filename", "a.py", "-"], input=SAFE)
+    assert result.exit_code == 1
+    assert result.stdout == SAFE_DIFF
+
+
+def test_stdin_with_other_paths_is_an_error(cwd):
+    write(cwd / "a.py", SAFE)
+    result = run_cli("a.py", "-")
+    assert result.exit_code == 2
+    assert result.stderr == "leaselint: error: `-` (standard input) cannot be combined with other paths\n"
+
+
+# --------------------------------------------------------------- exit codes
+
+
+def test_exit_zero_with_findings(cwd):
+    write(cwd / "a.py", SAFE)
+    result = run_cli("--exit-zero", "--output-format", "concise", "a.py")
+    assert result.exit_code == 0
+    assert f"a.py:12:13: LL001 [*] {MESSAGE}" in result.stdout
+    assert run_cli("--exit-zero", "--diff", "a.py").exit_code == 0
+    assert run_cli("--exit-zero", "missing.py").exit_code == 2
+
+
+def test_exit_non_zero_on_fix(cwd):
+    path = write(cwd / "a.py", SAFE)
+    result = run_cli("--fix", "--exit-non-zero-on-fix", "a.py")
+    assert result.exit_code == 1
+    assert path.read_text() == SAFE_FIXED
+    assert run_cli("--fix", "--exit-non-zero-on-fix", "a.py").exit_code == 0
