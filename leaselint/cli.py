@@ -146,7 +146,7 @@ def _settings(flags: dict) -> Settings:
             force_exclude=flags["force_exclude"],
             release=flags["release"],
         )
-        settings, _ = settings_for_run(
+        settings = settings_for_run(
             cli,
             config=flags["config_path"],
             isolated=flags["isolated"],

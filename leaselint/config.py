@@ -213,11 +213,11 @@ def settings_for_run(
     isolated: bool = False,
     fix: bool = False,
     unsafe_fixes: bool = False,
-) -> tuple[Settings, str | None]:
-    """The run's settings and the configuration file they came from (None: defaults and the command line)."""
+) -> Settings:
+    """The run's settings: the configuration file's (unless isolated) under the command line's."""
     if config is not None and isolated:
         raise ConfigError("--config and --isolated cannot be used together")
     path = None if isolated else (config if config is not None else find_config())
     layers = [load_config(path), cli] if path is not None else [cli]
     root = os.path.dirname(os.path.abspath(path)) if path is not None else os.getcwd()
-    return resolve(layers, root, fix, unsafe_fixes), path
+    return resolve(layers, root, fix, unsafe_fixes)

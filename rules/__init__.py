@@ -9,6 +9,7 @@ from leaselint.rules.ll005_claim_without_deadline import ClaimWithoutDeadline
 from leaselint.rules.ll006_swallowed_lost_release import SwallowedLostRelease
 from leaselint.rules.ll007_token_beside_claim import TokenBesideClaim
 from leaselint.rules.ll008_claim_always_succeeds import ClaimAlwaysSucceeds
+from leaselint.rules.ll100_unused_noqa import UnusedNoqa
 
 ALL_RULES = [
     UnparsableFile(),
@@ -20,5 +21,6 @@ ALL_RULES = [
     SwallowedLostRelease(),
     TokenBesideClaim(),
     ClaimAlwaysSucceeds(),
+    UnusedNoqa(),
 ]
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
