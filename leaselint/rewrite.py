@@ -210,6 +210,85 @@ class LeaseFixer:
 
     # Releases -------------------------------------------------------------
 
+    def _store_release(self, lease: Lease, release: Release, token: str, replace) -> Edit | None:
+        """Checked releases written as more than one call; None for the one-call template stores."""
+        store = lease.claims[0].store
+        form = store.release_form
+        if not form:
+            return None
+        if release.usage != "statement" and form in ("memcached", "dynamo"):
+            raise NoFix(f"the {store.name} release must stand as its own statement to be rewritten")
+        if store.release_requires is not None:
+            setting, why = store.release_requires
+            client = release.client_call
+            if client is None or not any(
+                a.keyword is not None and a.keyword.value == setting and code_of(a.value) == "True" for a in client.args
+            ):
+                raise NoFix(why)
+        awaited = "await " if release.awaited else ""
+        receiver, key = code_of(release.receiver), code_of(release.key)
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
+        statement = replace if replace is not None else release.statement
+        indent = self._indent_of(statement)
+        inner = indent + self.model.module.default_indent
+        options = dict(store.release_options)
+        if form == "memcached":
+            taken = release.scope.all_names() | self.model.module_names
+            names = dict(stored=_unique("stored", taken, "lease_value"), cas=_unique("cas_id", taken, "lease_cas"))
+            fill = dict(receiver=receiver, key=key, token=token, **names)
+            gets = options["gets"].format(**fill).replace(" = ", f" = {awaited}", 1)
+            expire = awaited + options["expire"].format(**fill)
+            compare = options.get("compare", "{stored} != ({token}.encode() if isinstance({token}, str) else {token})")
+            lines = [gets]
+            if "comment" in options:
+                lines.append(f"# {options['comment']}")
+            lines.append(f"if {compare.format(**fill)} or not {expire}:")
+            text = f"\n{indent}".join(lines) + f"\n{inner}{report}"
+            return self._replace(statement, text)
+        if form == "dynamo":
+            claim = lease.claims[0]
+            document = claim.document
+            if document is None or document.token_field is None:
+                raise NoFix("the claim stores no owner attribute to check")
+            field = document.token_field
+            call = code_of(release.call)[:-1].rstrip().removesuffix(",")
+            if release.document is not None and release.document.table is not None:
+                kind = document.token_type or "S"
+                call += (
+                    f', ConditionExpression="#owner = :token", ExpressionAttributeNames={{"#owner": "{field}"}}, '
+                    f'ExpressionAttributeValues={{":token": {{"{kind}": {token}}}}})'
+                )
+                error = f"{receiver}.exceptions.ConditionalCheckFailedException"
+            else:
+                call += f', ConditionExpression=Attr("{field}").eq({token}))'
+                error = f"{receiver}.meta.client.exceptions.ConditionalCheckFailedException"
+            text = f"try:\n{inner}{awaited}{call}\n{indent}except {error}:\n{inner}{report}"
+            return self._replace(statement, text)
+        if form == "mongo":
+            claim = lease.claims[0]
+            document = claim.document
+            if document is None or document.token_field is None or release.document is None:
+                raise NoFix("the claim stores no owner field to check")
+            if release.document.dict_node is None:
+                raise NoFix("the filter is not a dict literal")
+            old = code_of(release.document.dict_node)
+            new = old[:-1].rstrip().removesuffix(",") + f', "{document.token_field}": {token}}}'
+            call = code_of(release.call).replace(old, new, 1)
+            if release.usage != "statement":
+                return self._replace(release.document.dict_node, new)
+            result = f"({awaited}{call})" if awaited else call
+            lost = f"{result} is None" if release.spec.returns_value else f"{result}.deleted_count == 0"
+            return self._replace(statement, f"if {lost}:\n{inner}{report}")
+        if form == "etcd":
+            txn = (
+                f"{receiver}.transaction(compare=[{receiver}.transactions.value({key}) == {token}], "
+                f"success=[{receiver}.transactions.delete({key})], failure=[])"
+            )
+            if release.usage != "statement":
+                return self._replace(release.call, f"{txn}[0]")
+            return self._replace(statement, f"if not {txn}[0]:\n{inner}{report}")
+        raise NoFix(f"no checked release is known for {store.name}")
+
     def release_call(self, lease: Lease, release: Release, token: str) -> str:
         """The store's token-checked release, as the claim's store writes it."""
         templates = dict(lease.claims[0].store.checked_release)
@@ -251,6 +330,16 @@ class LeaseFixer:
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value GETDEL returned")
         token = Token(token_code) if token_code is not None else self.token_for(lease, release)
+        store_edit = self._store_release(lease, release, token.code, replace)
+        if store_edit is not None:
+            needs = lease.claims[0].store.release_form == "dynamo" and (
+                release.document is None or release.document.table is None
+            )
+            edits = [*token.edits, store_edit, *self.header_edit(logging=True, secrets=token.new_token, script=False)]
+            if needs and "Attr" not in self.model.imports:
+                edits.extend(self._from_import("boto3.dynamodb.conditions", "Attr"))
+            message = "Release only while the stored token is this holder's, in one server step"
+            return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), token.applicability)
         call = self.release_call(lease, release, token.code)
         edits = list(token.edits)
         applicability = token.applicability
@@ -310,6 +399,12 @@ class LeaseFixer:
             edits.append(self._replace(first, report))
         edits.extend(self.header_edit(logging=True, secrets=False, script=False))
         return Fix("Log the lost lease instead of dropping it", tuple(edits), Applicability.SAFE)
+
+    def add_keyword(self, call: cst.Call, argument: str) -> Fix:
+        """`client.add(k, v)` -> `client.add(k, v, noreply=False)`."""
+        head = code_of(call)[:-1].rstrip().removesuffix(",")
+        separator = ", " if call.args else ""
+        return Fix(f"Pass `{argument}`", (self._replace(call, f"{head}{separator}{argument})"),), Applicability.SAFE)
 
     def merge_lifetime(self, claim, expire) -> Fix:
         """LL005: `setnx(k, v)` then `expire(k, ttl)` -> one `set(k, v, nx=True, ex=ttl)`."""
@@ -377,6 +472,13 @@ class LeaseFixer:
             prefix = "\n" if at_end and position not in points else ""
             edits.append(Edit(position, position, f"{prefix}\n{constant}"))
         return _merge_at_same_point(edits)
+
+    def _from_import(self, module: str, name: str) -> list[Edit]:
+        """`from module import name`, after the leading imports."""
+        position = self.model.header_position
+        if not self.model.leading_imports:
+            return [Edit(position, position, f"from {module} import {name}\n\n")]
+        return [Edit(position, position, f"from {module} import {name}\n")]
 
     def _import_point(self, name: str) -> tuple[Position, bool]:
         """Where isort puts `import name`: among the standard library's plain imports, in order."""

@@ -242,6 +242,42 @@ class BlindRelease(Rule):
                     self.client.delete(self.key)
         """
         ),
+        Valid(
+            """\
+            from django.core.cache import cache
+
+
+            def forget(user_id):
+                cache.delete(f"profile:{user_id}")
+        """
+        ),
+        Valid(
+            """\
+            import boto3
+            from boto3.dynamodb.conditions import Attr
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token):
+                table.put_item(Item={"pk": job, "owner": token}, ConditionExpression=Attr("pk").not_exists())
+                work(job)
+                table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
+        """
+        ),
+        Valid(
+            """\
+            import pymongo
+
+            locks = pymongo.MongoClient().app.locks
+
+
+            def run(job, token):
+                locks.insert_one({"_id": job, "owner": token})
+                work(job)
+                locks.delete_one({"_id": job, "owner": token})
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -629,6 +665,335 @@ class BlindRelease(Rule):
                             logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
         """,
             applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            from django.core.cache import cache
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token, 60):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """,
+            line=9,
+            column=13,
+            message_contains='the cache API has no compare-and-delete',
+        ),
+        Invalid(
+            """\
+            from flask_caching import Cache
+
+            cache = Cache()
+
+
+            def run(job, token):
+                if cache.add(f"lock:{job}", token, timeout=60):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """,
+            line=11,
+            column=13,
+            message_contains='the cache API has no compare-and-delete',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from pymemcache.client.base import Client
+
+            mc = Client(("localhost", 11211), default_noreply=False)
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if mc.add(f"lock:{job}", token, expire=30):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete(f"lock:{job}")
+        """,
+            line=14,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            from pymemcache.client.base import Client
+
+            mc = Client(("localhost", 11211), default_noreply=False)
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if mc.add(f"lock:{job}", token, expire=30):
+                    try:
+                        work(job)
+                    finally:
+                        stored, cas_id = mc.gets(f"lock:{job}")
+                        if stored != (token.encode() if isinstance(token, str) else token) or not mc.cas(f"lock:{job}", b"", cas_id, expire=-1, noreply=False):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import memcache
+
+            mc = memcache.Client(["127.0.0.1:11211"], cache_cas=True)
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, time=30):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete(f"lock:{job}")
+        """,
+            line=11,
+            column=13,
+            fixed="""\
+            import logging
+
+            import memcache
+
+            mc = memcache.Client(["127.0.0.1:11211"], cache_cas=True)
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, time=30):
+                    try:
+                        work(job)
+                    finally:
+                        stored = mc.gets(f"lock:{job}")
+                        if stored != token or not mc.cas(f"lock:{job}", "", time=-1):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import memcache
+
+            mc = memcache.Client(["127.0.0.1:11211"])
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, time=30):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete(f"lock:{job}")
+        """,
+            line=11,
+            column=13,
+            message_contains="python-memcached's cas() is a plain set unless the client is made with cache_cas=True)",
+        ),
+        Invalid(
+            """\
+            import aiomcache
+
+            mc = aiomcache.Client("127.0.0.1", 11211)
+
+
+            async def run(job, token):
+                key = f"lock:{job}".encode()
+                if await mc.add(key, token, exptime=30):
+                    try:
+                        await work(job)
+                    finally:
+                        await mc.delete(key)
+        """,
+            line=12,
+            column=19,
+            fixed="""\
+            import logging
+
+            import aiomcache
+
+            mc = aiomcache.Client("127.0.0.1", 11211)
+
+
+            async def run(job, token):
+                key = f"lock:{job}".encode()
+                if await mc.add(key, token, exptime=30):
+                    try:
+                        await work(job)
+                    finally:
+                        stored, cas_id = await mc.gets(key)
+                        # exptime=2592001 is an absolute time in the past: the item expires at once
+                        if stored != (token.encode() if isinstance(token, str) else token) or not await mc.cas(key, b"", cas_id, exptime=2592001):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import boto3
+
+            dynamodb = boto3.client("dynamodb")
+
+
+            def run(job, token, now):
+                try:
+                    dynamodb.put_item(
+                        TableName="locks",
+                        Item={"pk": {"S": job}, "owner": {"S": token}, "expires_at": {"N": str(now + 30)}},
+                        ConditionExpression="attribute_not_exists(pk) OR expires_at < :now",
+                        ExpressionAttributeValues={":now": {"N": str(now)}},
+                    )
+                except dynamodb.exceptions.ConditionalCheckFailedException:
+                    return
+                work(job)
+                dynamodb.delete_item(TableName="locks", Key={"pk": {"S": job}})
+        """,
+            line=17,
+            column=5,
+            fixed="""\
+            import logging
+
+            import boto3
+
+            dynamodb = boto3.client("dynamodb")
+
+
+            def run(job, token, now):
+                try:
+                    dynamodb.put_item(
+                        TableName="locks",
+                        Item={"pk": {"S": job}, "owner": {"S": token}, "expires_at": {"N": str(now + 30)}},
+                        ConditionExpression="attribute_not_exists(pk) OR expires_at < :now",
+                        ExpressionAttributeValues={":now": {"N": str(now)}},
+                    )
+                except dynamodb.exceptions.ConditionalCheckFailedException:
+                    return
+                work(job)
+                try:
+                    dynamodb.delete_item(TableName="locks", Key={"pk": {"S": job}}, ConditionExpression="#owner = :token", ExpressionAttributeNames={"#owner": "owner"}, ExpressionAttributeValues={":token": {"S": token}})
+                except dynamodb.exceptions.ConditionalCheckFailedException:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import boto3
+            from boto3.dynamodb.conditions import Attr
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token, now):
+                table.put_item(
+                    Item={"pk": job, "owner": token, "expires_at": now + 30},
+                    ConditionExpression=Attr("pk").not_exists() | Attr("expires_at").lt(now),
+                )
+                work(job)
+                table.delete_item(Key={"pk": job})
+        """,
+            line=13,
+            column=5,
+            fixed="""\
+            import logging
+
+            import boto3
+            from boto3.dynamodb.conditions import Attr
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token, now):
+                table.put_item(
+                    Item={"pk": job, "owner": token, "expires_at": now + 30},
+                    ConditionExpression=Attr("pk").not_exists() | Attr("expires_at").lt(now),
+                )
+                work(job)
+                try:
+                    table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
+                except table.meta.client.exceptions.ConditionalCheckFailedException:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            from pymongo import MongoClient
+
+            locks = MongoClient().app.locks
+
+
+            def run(job, token, now):
+                locks.insert_one({"_id": job, "owner": token, "expires_at": now})
+                try:
+                    work(job)
+                finally:
+                    locks.delete_one({"_id": job})
+        """,
+            line=11,
+            column=9,
+            fixed="""\
+            import logging
+
+            from pymongo import MongoClient
+
+            locks = MongoClient().app.locks
+
+
+            def run(job, token, now):
+                locks.insert_one({"_id": job, "owner": token, "expires_at": now})
+                try:
+                    work(job)
+                finally:
+                    if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import etcd3
+
+            etcd = etcd3.client()
+
+
+            def run(job, token, lease):
+                key = f"/locks/{job}"
+                ok, _ = etcd.transaction(
+                    compare=[etcd.transactions.create(key) == 0],
+                    success=[etcd.transactions.put(key, token, lease)],
+                    failure=[],
+                )
+                if ok:
+                    work(job)
+                    etcd.delete(key)
+        """,
+            line=15,
+            column=9,
+            fixed="""\
+            import logging
+
+            import etcd3
+
+            etcd = etcd3.client()
+
+
+            def run(job, token, lease):
+                key = f"/locks/{job}"
+                ok, _ = etcd.transaction(
+                    compare=[etcd.transactions.create(key) == 0],
+                    success=[etcd.transactions.put(key, token, lease)],
+                    failure=[],
+                )
+                if ok:
+                    work(job)
+                    if not etcd.transaction(compare=[etcd.transactions.value(key) == token], success=[etcd.transactions.delete(key)], failure=[])[0]:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

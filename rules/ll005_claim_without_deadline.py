@@ -24,6 +24,11 @@ class ClaimWithoutDeadline(Rule):
     lifetime, whatever the caller passes. Prefer a client that claims with
     `SET ... NX PX` in one command.
 
+    DynamoDB: a claim whose condition only requires the key absent
+    (`attribute_not_exists(pk)`) never ends, because TTL deletes expired
+    items lazily, up to days later; the condition must also admit an expired
+    claim. MongoDB: a claim document without an expiry field.
+
     Lease keys only: a counter or marker set with `incr` or `set(nx=True)`
     and never released is not a lease.
 
@@ -272,6 +277,22 @@ class ClaimWithoutDeadline(Rule):
             column=12,
             message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import boto3
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token):
+                table.put_item(Item={"pk": job, "owner": token}, ConditionExpression="attribute_not_exists(pk)")
+                work(job)
+                table.delete_item(Key={"pk": job}, ConditionExpression="#o = :t", ExpressionAttributeNames={"#o": "owner"}, ExpressionAttributeValues={":t": token})
+        """,
+            line=7,
+            column=5,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 
@@ -295,9 +316,8 @@ class ClaimWithoutDeadline(Rule):
                         message += f" (no automatic fix: {why})"
                     yield self.at_event(claim, message, fix)
                 else:
-                    yield self.at_event(
-                        claim, f"Lease `{key}` is claimed without a lifetime: a crashed holder keeps it forever ({NO_LIFETIME})"
-                    )
+                    why = claim.store.no_lifetime or "a crashed holder keeps it forever"
+                    yield self.at_event(claim, f"Lease `{key}` is claimed without a lifetime: {why} ({NO_LIFETIME})")
         for lock in context.model.locks:
             if not lock.has_lifetime:
                 name = code_of(lock.key) if lock.key is not None else "the lock"

@@ -14,7 +14,9 @@ class ClaimAlwaysSucceeds(Rule):
     ## What it does
     Reports a claim that cannot say "somebody else holds it": the result of an
     NX claim or `add` never tested (a bare statement, or assigned and never
-    read), and Django's `cache.add` with a literal timeout below one second.
+    read), pymemcache's `add` on a client with the default `noreply` (it
+    returns True even when the key exists), and Django's `cache.add` with a
+    literal timeout below one second.
 
     ## Why is this bad?
     The claim is the whole point of the lease: when its answer is ignored,
@@ -42,12 +44,14 @@ class ClaimAlwaysSucceeds(Rule):
     ```
 
     ## Fix safety
-    There is no automatic fix: what to do when the lease is held (skip,
-    retry, wait) is the program's decision.
+    pymemcache: the fix passes `noreply=False`, so `add` waits for the
+    server's answer (**safe**). Otherwise there is no automatic fix: what to
+    do when the lease is held (skip, retry, wait) is the program's decision.
     """
 
     code = "LL008"
     name = "claim-always-succeeds"
+    fix_availability = "sometimes"
 
     VALID = [
         Valid(
@@ -85,6 +89,19 @@ class ClaimAlwaysSucceeds(Rule):
                 if cache.add(f"lock:{job}", token, 5):
                     work(job)
                     cache.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            from pymemcache.client.base import Client
+
+            mc = Client(("localhost", 11211), default_noreply=False)
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, expire=30):
+                    work(job)
+                    mc.delete(f"lock:{job}")
         """
         ),
     ]
@@ -137,10 +154,50 @@ class ClaimAlwaysSucceeds(Rule):
             column=40,
             message_contains='A lifetime below one second is cut to 0 s',
         ),
+        Invalid(
+            """\
+            from pymemcache.client.base import Client
+
+            mc = Client(("localhost", 11211))
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, expire=30):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete(f"lock:{job}")
+        """,
+            line=7,
+            column=8,
+            fixed="""\
+            from pymemcache.client.base import Client
+
+            mc = Client(("localhost", 11211))
+
+
+            def run(job, token):
+                if mc.add(f"lock:{job}", token, expire=30, noreply=False):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete(f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        for claim in context.model.claims:
+            if claim.spec.needs_reply and claim.usage == "expression" and not _reply_requested(claim):
+                argument, setting = claim.spec.needs_reply
+                yield self.at_event(
+                    claim,
+                    f"`{claim.method}` without `{argument}=False` on a client without `{setting}=False` "
+                    "returns True even when the key exists: every worker gets the lease",
+                    context.fixer.add_keyword(claim.call, f"{argument}=False"),
+                )
         for lease in context.model.leases:
             for claim in lease.claims:
                 key = code_of(claim.key)
@@ -155,6 +212,16 @@ class ClaimAlwaysSucceeds(Rule):
                         f"A lifetime below one second is cut to 0 s: the claim of `{key}` stores nothing "
                         "and still succeeds for every worker",
                     )
+
+
+def _reply_requested(claim) -> bool:
+    argument, setting = claim.spec.needs_reply
+    if any(a.keyword is not None and a.keyword.value == argument for a in claim.call.args):
+        return True
+    client = claim.client_call
+    return client is not None and any(
+        a.keyword is not None and a.keyword.value == setting and code_of(a.value) == "False" for a in client.args
+    )
 
 
 def _below_one_second(node: cst.BaseExpression | None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.diagnostics import Position
-from leaselint.model import stores
+from leaselint.model import documents, stores
 from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
 from leaselint.model.keys import Resolver, extends, literal_string
 from leaselint.model.scope import Scope, count_names
@@ -140,16 +140,22 @@ class Classifier:
                 release.check = self._check_before(release)
 
     def _classify(self, site: CallSite, method: str) -> None:
+        candidates = []
         for store, spec in stores.claim_specs(method):
             claim = self._claim(site, store, spec)
             if claim is not None:
-                self.claims.append(claim)
-                break
+                strength = self.recognition(store, site.call.func.value, site.scope)[0]  # type: ignore[union-attr]
+                candidates.append((strength, -len(candidates), claim))
+        if candidates:
+            self.claims.append(max(candidates, key=lambda c: (c[0], c[1]))[2])
+        candidates = []
         for store, spec in stores.release_specs(method):
             found = self._releases(site, store, spec)
             if found:
-                self.releases.extend(found)
-                break
+                strength = self.recognition(store, site.call.func.value, site.scope)[0]  # type: ignore[union-attr]
+                candidates.append((strength, -len(candidates), found))
+        if candidates:
+            self.releases.extend(max(candidates, key=lambda c: (c[0], c[1]))[2])
         for store, spec in stores.write_specs(method):
             write = self._write(site, store, spec)
             if write is not None:
@@ -174,42 +180,55 @@ class Classifier:
         self._constructed_lock(site.call, site.scope)
 
     def _recognised(self, store: Store, site: CallSite) -> bool:
-        """The receiver is a client of `store`: by import, by how it was made, or by its name."""
-        receiver: cst.BaseExpression = site.call.func.value  # type: ignore[union-attr]
-        scope = site.scope
-        for _ in range(4):
-            if isinstance(receiver, cst.Subscript):
-                receiver = receiver.value
-                continue
-            if isinstance(receiver, cst.Call):
-                receiver = receiver.func
-                continue
-            break
-        if isinstance(receiver, cst.Name):
-            imported = self.walker.imports.get(receiver.value, "")
-            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
-                return True
-            found = self.resolver.single_value(receiver.value, scope)
-            if found is not None and found[0] is not receiver:
-                made = found[0]
-                if isinstance(made, cst.Call) and self._made_by(store, made.func):
-                    return True
-            return receiver.value in store.client_names
-        if isinstance(receiver, cst.Attribute):
-            if self.resolver.is_self(receiver.value, scope):
-                for value, _ in self.resolver.self_attr_values(receiver.attr.value, scope):
-                    if isinstance(value, cst.Call) and self._made_by(store, value.func):
-                        return True
-            return receiver.attr.value in store.client_names or self._made_by(store, receiver)
-        return False
+        return self.recognition(store, site.call.func.value, site.scope)[0] > 0  # type: ignore[union-attr]
 
-    def _made_by(self, store: Store, func: cst.BaseExpression) -> bool:
-        while isinstance(func, (cst.Attribute, cst.Subscript, cst.Call)):
-            func = func.value if not isinstance(func, cst.Call) else func.func
-        if not isinstance(func, cst.Name):
-            return False
-        imported = self.walker.imports.get(func.value, "")
-        return any(imported == m or imported.startswith(m + ".") for m in store.modules)
+    def recognition(self, store: Store, receiver: cst.BaseExpression, scope: Scope, depth: int = 0):
+        """How sure it is that `receiver` is a client of `store`, and the call that made it.
+
+        2: imported from the store's modules or made by one of their calls; 1: a usual name for such
+        a client (or, for module-wide stores, the module imports the store); 0: no sign.
+        """
+        if depth > 4:
+            return 0, None
+        node = receiver
+        made = None
+        while isinstance(node, (cst.Subscript, cst.Call, cst.Attribute)):
+            if isinstance(node, cst.Call):
+                made = made or node
+                node = node.func
+            elif isinstance(node, cst.Attribute) and not self.resolver.is_self(node.value, scope):
+                node = node.value
+            elif isinstance(node, cst.Attribute):
+                for value, where in self.resolver.self_attr_values(node.attr.value, scope):
+                    if value is not None and not isinstance(value, cst.AugAssign):
+                        strength, call = self.recognition(store, value, where, depth + 1)
+                        if strength == 2:
+                            return 2, call
+                return self._by_name(store, node.attr.value), None
+            else:
+                node = node.value
+        if not isinstance(node, cst.Name):
+            return 0, None
+        imported = self.walker.imports.get(node.value)
+        if imported is not None:
+            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
+                return 2, made
+            return self._by_name(store, node.value), None
+        found = self.resolver.single_value(node.value, scope)
+        if found is not None:
+            strength, call = self.recognition(store, found[0], found[1], depth + 1)
+            if strength == 2:
+                return 2, call
+        return self._by_name(store, node.value), None
+
+    def _by_name(self, store: Store, name: str) -> int:
+        if name in store.client_names:
+            return 1
+        if store.module_wide and any(
+            dotted == m or dotted.startswith(m + ".") for dotted in self.walker.imports.values() for m in store.modules
+        ):
+            return 1
+        return 0
 
     def _write(self, site: CallSite, store: Store, spec: WriteSpec) -> Write | None:
         if store.recognised_only and not self._recognised(store, site):
@@ -221,22 +240,30 @@ class Classifier:
         common, _ = self._common(site, store, key)
         return Write(**common, value=value)
 
-    def _common(self, site: CallSite, store, key: cst.BaseExpression, in_pipeline: bool = False):
+    def _common(self, site: CallSite, store, key: cst.BaseExpression, document=None, field=None):
         receiver, receiver_scope, in_pipeline = self._receiver(site)
         position = self.positions[site.call]
+        receiver_shape = self.resolver.shape(receiver, receiver_scope)
+        key_shape = self.resolver.shape(key, site.scope)
+        if document is not None:
+            if document.table is not None:
+                receiver_shape = ("table", receiver_shape, self.resolver.shape(document.table, site.scope))
+            if field is not None:
+                key_shape = ("field", field, key_shape)
         return dict(
             store=store,
             call=site.call,
             receiver=site.call.func.value,  # type: ignore[union-attr]
-            receiver_shape=self.resolver.shape(receiver, receiver_scope),
+            receiver_shape=receiver_shape,
             key=key,
-            key_shape=self.resolver.shape(key, site.scope),
+            key_shape=key_shape,
             scope=site.scope,
             statement=site.statement,
             insertable=site.insertable,
             awaited=id(site.call) in self.walker.awaited,
             start=Position(position.start.line, position.start.column),
             end=Position(position.end.line, position.end.column),
+            client_call=self.recognition(store, site.call.func.value, site.scope)[1],  # type: ignore[union-attr]
         ), in_pipeline
 
     def _receiver(self, site: CallSite) -> tuple[cst.BaseExpression, Scope, bool]:
@@ -279,11 +306,19 @@ class Classifier:
                 has_lifetime = spec.default_lifetime
             else:
                 has_lifetime = _code(lifetime) not in spec.forever
-        key = get_arg(call, spec.key)
-        if key is None:
-            return None
-        common, _ = self._common(site, store, key)
-        value = get_arg(call, spec.value) if spec.value is not None else None
+        document = None
+        if spec.form != "call":
+            document = self._document_claim(call, spec)
+            if document is None or document.key is None:
+                return None
+            key, value, has_lifetime = document.key, document.token, document.has_lifetime
+            common, _ = self._common(site, store, key, document, document.key_field)
+        else:
+            key = get_arg(call, spec.key)
+            if key is None:
+                return None
+            common, _ = self._common(site, store, key)
+            value = get_arg(call, spec.value) if spec.value is not None else None
         result_name = self.walker.assigned.get(id(call))
         reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
         return Claim(
@@ -295,7 +330,16 @@ class Classifier:
             usage="statement" if site.usage != "expression" else "expression",
             result_name=result_name,
             result_reads=reads,
+            document=document,
         )
+
+    def _document_claim(self, call: cst.Call, spec: ClaimSpec):
+        if spec.form == "dynamo":
+            return documents.dynamo_claim(call)
+        if spec.form == "mongo":
+            return documents.mongo_claim(call, spec.method)
+        found = documents.etcd_transaction(call)
+        return found[1] if found is not None and found[0] == "claim" else None
 
     # Lock objects ---------------------------------------------------------
 
@@ -304,6 +348,8 @@ class Classifier:
             site_receiver = call.func.value  # type: ignore[union-attr]
             fake = CallSite(call, scope, call, False, "expression")
             if not self._recognised(stores.REDIS, fake) or self.resolver.is_self(site_receiver, scope):
+                return
+            if any(self._recognised(store, fake) and store.name != "redis" and store.locks_checked for store in stores.STORES):
                 return
         given = [get_arg(call, where) for where in spec.lifetime]
         has_lifetime = spec.default_lifetime or any(not _is_none(node) for node in given if node is not None)
@@ -385,6 +431,8 @@ class Classifier:
 
     def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         call = site.call
+        if spec.form != "call":
+            return self._document_releases(site, store, spec)
         if spec.command:
             words = _command_words(call)
             if not words or words[0] not in spec.command:
@@ -418,6 +466,36 @@ class Classifier:
                 )
             )
         return found
+
+    def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
+        if store.recognised_only and not self._recognised(store, site):
+            return []
+        call = site.call
+        if spec.form == "dynamo":
+            document = documents.dynamo_release(call)
+            entries = list(document.fields.items()) if document is not None else []
+        elif spec.form == "mongo":
+            document = documents.mongo_release(call)
+            entries = [("_id", document.key)] if document is not None else []
+        else:
+            found = documents.etcd_transaction(call)
+            document = found[1] if found is not None and found[0] == "release" else None
+            entries = [(None, document.key)] if document is not None else []
+        found_releases = []
+        for field, key in entries:
+            common, in_pipeline = self._common(site, store, key, document, field)
+            found_releases.append(
+                Release(
+                    **common,
+                    spec=spec,
+                    checked=spec.checked or document.checked,  # type: ignore[union-attr]
+                    usage=site.usage,
+                    deliberate=_deliberate(site.scope),
+                    token=document.token,  # type: ignore[union-attr]
+                    document=document,
+                )
+            )
+        return found_releases
 
     def _deletes(self, script: cst.BaseExpression | None, scope: Scope) -> bool:
         """A script counts as a release when its text deletes a key after comparing an argument."""

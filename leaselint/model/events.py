@@ -10,6 +10,7 @@ import libcst as cst
 from leaselint.diagnostics import Position
 
 if TYPE_CHECKING:
+    from leaselint.model.documents import Document
     from leaselint.model.keys import Resolver
     from leaselint.model.scope import Scope
     from leaselint.model.values import Origins
@@ -34,6 +35,8 @@ class Event:
     awaited: bool
     start: Position
     end: Position
+    # The call that made the client (`Client(..., default_noreply=False)`), when it can be seen.
+    client_call: cst.Call | None = None
 
     @property
     def method(self) -> str:
@@ -53,6 +56,8 @@ class Claim(Event):
     # The name the result is assigned to, and how often the function reads that name.
     result_name: str | None = None
     result_reads: int = 0
+    # For claims inside a document (DynamoDB, MongoDB, etcd): the fields read from it.
+    document: Document | None = None
 
 
 @dataclass(eq=False)
@@ -72,6 +77,7 @@ class Release(Event):
     transactional: bool = False
     # A compare done in the client before this release (GET then compare then DEL).
     check: Check | None = None
+    document: Document | None = None
 
 
 @dataclass(eq=False)

@@ -40,6 +40,12 @@ class ClaimSpec:
     forever: tuple[str, ...] = ("None",)
     # Lifetimes are cut to whole seconds: below one second nothing is stored, yet the claim succeeds.
     whole_seconds: bool = False
+    # How the key and value are written: "call" (arguments), or inside a document:
+    # "dynamo" (Item and ConditionExpression), "mongo" (`_id` of a document), "etcd" (a transaction).
+    form: str = "call"
+    # The claim answers "already held" only when called with this keyword (pymemcache's noreply=False),
+    # unless the client was made with `client_setting`.
+    needs_reply: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,7 @@ class ReleaseSpec:
     token: Arg | None = None
     # The key and token are the first items of list arguments (`keys=[key], args=[token]`).
     key_in_list: bool = False
+    form: str = "call"
 
 
 @dataclass(frozen=True)
@@ -120,13 +127,27 @@ class Store:
     multi: tuple[str, ...] = ()
     # Claims count only on a receiver recognised as this store's client (`add` is a common name).
     recognised_only: bool = False
+    # Any receiver in a module that imports the store counts as its client (collections of pymongo).
+    module_wide: bool = False
+    # The store's own `lock()` objects have a default lifetime (not redis-py's `timeout=None`).
+    locks_checked: bool = False
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
     # The token-checked release the fixes write, by the `release` setting: a template
     # with {receiver}, {script}, {key} and {token}. Empty: the store has none.
     checked_release: tuple[tuple[str, str], ...] = ()
+    # How the fix writes the checked release when it is more than one call: "memcached"
+    # (gets, compare, cas to expire), "dynamo" (a condition on the token attribute),
+    # "mongo" (the token in the filter), "etcd" (a transaction). Empty: `checked_release`.
+    release_form: str = ""
+    # For release forms with client-specific spelling: name -> text (see leaselint.rewrite).
+    release_options: tuple[tuple[str, str], ...] = ()
+    # A client setting the checked release needs: (keyword, why); without it the fix is display-only.
+    release_requires: tuple[str, str] | None = None
     # What to do instead when the store has no compare-and-delete in one step.
     no_checked_release: str = ""
+    # Why a claim of this store without a lifetime never ends, when it is more than "no expiry".
+    no_lifetime: str = ""
     # Byte strings that must appear in a file for a claim of this store to be there.
     claim_words: tuple[bytes, ...] = ()
 
@@ -219,6 +240,12 @@ AIOREDIS1 = Store(
     claim_words=(b"SET_IF_NOT_EXIST",),
 )
 
+_NO_COMPARE_AND_DELETE = (
+    "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
+    "keep the lifetime short and renew it while the holder is healthy, and guard the job's durable effects"
+)
+
+
 # Django's cache API (any backend): `add` is a conditional create, `delete` is blind, and the API
 # has no compare-and-delete.
 DJANGO_CACHE = Store(
@@ -242,15 +269,173 @@ DJANGO_CACHE = Store(
     reads=(ReadSpec("get", key=Arg(0, "key")),),
     expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "timeout"), unit="timeout"),),
     recognised_only=True,
-    no_checked_release=(
-        "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
-        "keep the lifetime short and renew it while the holder is healthy, and guard the job's durable effects; "
-        "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"
+    no_checked_release=_NO_COMPARE_AND_DELETE
+    + "; with django-redis, `cache.lock(key, timeout=...)` releases with a token check",
+    claim_words=(b".add(",),
+)
+
+# Flask-Caching and cachelib: `add` with timeout=None uses the default, timeout=0 never expires.
+# Its Redis backend runs SETNX then a separate EXPIRE (see LL005).
+FLASK_CACHE = Store(
+    name="Flask-Caching",
+    modules=("flask_caching", "cachelib"),
+    client_names=("cache",),
+    claims=(
+        ClaimSpec(
+            "add",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            lifetime=(Arg(2, "timeout"),),
+            default_lifetime=True,
+            forever=("0",),
+        ),
+    ),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    writes=(WriteSpec("set", key=Arg(0, "key"), value=Arg(1, "value")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    recognised_only=True,
+    no_checked_release=_NO_COMPARE_AND_DELETE,
+    claim_words=(b".add(",),
+)
+
+# memcached clients: `add` claims; the checked release is compare-and-expire: `gets` gives the value and
+# its CAS id, and `cas(key, b"", cas_id, expire=-1)` expires the item only if nobody wrote it since.
+PYMEMCACHE = Store(
+    name="pymemcache",
+    modules=("pymemcache",),
+    client_names=("mc", "memcache", "memcached", "mc_client"),
+    claims=(
+        ClaimSpec(
+            "add",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            lifetime=(Arg(2, "expire"),),
+            forever=("0", "None"),
+            # With the client's default noreply, add() returns True even when the key exists.
+            needs_reply=("noreply", "default_noreply"),
+        ),
+    ),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    recognised_only=True,
+    release_form="memcached",
+    release_options=(
+        ("gets", "{stored}, {cas} = {receiver}.gets({key})"),
+        ("expire", '{receiver}.cas({key}, b"", {cas}, expire=-1, noreply=False)'),
     ),
     claim_words=(b".add(",),
 )
 
-STORES: tuple[Store, ...] = (REDIS, AIOREDIS1, DJANGO_CACHE)
+PYTHON_MEMCACHED = Store(
+    name="python-memcached",
+    modules=("memcache",),
+    client_names=(),
+    claims=(
+        ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "val"), lifetime=(Arg(2, "time"),), forever=("0",)),
+    ),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    recognised_only=True,
+    release_form="memcached",
+    release_options=(
+        # python-memcached keeps the CAS id inside the client (cache_cas=True).
+        ("gets", "{stored} = {receiver}.gets({key})"),
+        ("compare", "{stored} != {token}"),
+        ("expire", '{receiver}.cas({key}, "", time=-1)'),
+    ),
+    release_requires=(
+        "cache_cas",
+        "python-memcached's cas() is a plain set unless the client is made with cache_cas=True",
+    ),
+    claim_words=(b".add(",),
+)
+
+AIOMCACHE = Store(
+    name="aiomcache",
+    modules=("aiomcache",),
+    client_names=(),
+    claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "exptime"),), forever=("0",)),),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    recognised_only=True,
+    release_form="memcached",
+    release_options=(
+        ("gets", "{stored}, {cas} = {receiver}.gets({key})"),
+        # aiomcache rejects a negative exptime; an absolute time in the past expires at once.
+        ("expire", '{receiver}.cas({key}, b"", {cas}, exptime=2592001)'),
+        ("comment", "exptime=2592001 is an absolute time in the past: the item expires at once"),
+    ),
+    claim_words=(b".add(",),
+)
+
+# DynamoDB (boto3 client and Table resource): a conditional put claims; a delete without a condition is blind.
+DYNAMODB = Store(
+    name="DynamoDB",
+    modules=("boto3", "aioboto3", "aiobotocore"),
+    client_names=("table", "dynamodb", "ddb", "locks_table", "lock_table"),
+    claims=(ClaimSpec("put_item", key=Arg(None, "Item"), value=None, form="dynamo"),),
+    releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo"),),
+    recognised_only=True,
+    release_form="dynamo",
+    no_lifetime=(
+        "its condition ignores an expiry attribute: DynamoDB's TTL deletes expired items lazily, up to days "
+        "later, so an expired claim must be taken over by the condition (`OR expires_at < :now`)"
+    ),
+    claim_words=(b"attribute_not_exists", b"not_exists()"),
+)
+
+# MongoDB (pymongo, motor): an insert of a fixed `_id` (or an upsert) claims; a delete by `_id` alone is blind.
+MONGODB = Store(
+    name="MongoDB",
+    modules=("pymongo", "motor"),
+    client_names=("locks", "leases", "collection", "coll"),
+    claims=(
+        ClaimSpec("insert_one", key=Arg(0, "document"), value=None, form="mongo"),
+        ClaimSpec("update_one", key=Arg(0, "filter"), value=None, form="mongo"),
+        ClaimSpec("find_one_and_update", key=Arg(0, "filter"), value=None, form="mongo"),
+    ),
+    releases=(
+        ReleaseSpec("delete_one", key=Arg(0, "filter"), form="mongo"),
+        ReleaseSpec("find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True),
+    ),
+    recognised_only=True,
+    module_wide=True,
+    release_form="mongo",
+    no_lifetime="the document has no expiry field: add one (with a TTL index) and take over expired claims",
+    claim_words=(b"insert_one", b"upsert=True"),
+)
+
+# etcd v3 (python-etcd3): a transaction on `create(key) == 0` or `put_if_not_exists` claims; `delete` is blind.
+ETCD = Store(
+    name="etcd",
+    modules=("etcd3", "aetcd", "aetcd3"),
+    client_names=("etcd", "etcd_client"),
+    claims=(
+        ClaimSpec("put_if_not_exists", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "lease"),)),
+        ClaimSpec("transaction", key=Arg(None, "compare"), value=None, form="etcd"),
+    ),
+    releases=(
+        ReleaseSpec("delete", key=Arg(0, "key")),
+        ReleaseSpec("transaction", key=Arg(None, "compare"), checked=True, form="etcd"),
+    ),
+    recognised_only=True,
+    locks_checked=True,
+    release_form="etcd",
+    claim_words=(b"put_if_not_exists", b"transactions.create", b"transactions.version"),
+)
+
+STORES: tuple[Store, ...] = (
+    REDIS,
+    AIOREDIS1,
+    DJANGO_CACHE,
+    FLASK_CACHE,
+    PYMEMCACHE,
+    PYTHON_MEMCACHED,
+    AIOMCACHE,
+    DYNAMODB,
+    MONGODB,
+    ETCD,
+)
 
 # Lock objects that release with a token check of their own. They are never blind releases;
 # a lock without a lifetime is LL005, a swallowed release error LL006.

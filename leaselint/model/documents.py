@@ -1,0 +1,243 @@
+"""Claims and releases that name their key inside a document: DynamoDB items, MongoDB filters, etcd transactions.
+
+Each reader takes a call and returns what the lease model needs: the key field and
+value, the field holding the holder token, whether the claim can expire, and, for a
+release, whether it already checks the token.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from leaselint.model.keys import literal_string
+
+TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
+LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease")
+DYNAMO_TYPES = ("S", "N", "B")
+_NOT_EXISTS = re.compile(r"attribute_not_exists\s*\(\s*(#?\w+)\s*\)")
+
+
+@dataclass
+class Document:
+    key_field: str | None = None
+    key: cst.BaseExpression | None = None
+    token_field: str | None = None
+    token: cst.BaseExpression | None = None
+    # DynamoDB's type wrapper of the token (`{"S": token}`).
+    token_type: str | None = None
+    has_lifetime: bool = False
+    # For the DynamoDB client: the table named in the call.
+    table: cst.BaseExpression | None = None
+    fields: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # The filter or key dict a fix adds the token to.
+    dict_node: cst.Dict | None = None
+    checked: bool = False
+
+
+def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+def _fields(node: cst.BaseExpression | None) -> tuple[dict[str, cst.BaseExpression], dict[str, str]]:
+    """A dict literal's string-keyed entries, DynamoDB type wrappers removed; and the wrappers."""
+    entries: dict[str, cst.BaseExpression] = {}
+    types: dict[str, str] = {}
+    if not isinstance(node, cst.Dict):
+        return entries, types
+    for element in node.elements:
+        if not isinstance(element, cst.DictElement):
+            continue
+        name = literal_string(element.key)
+        if name is None:
+            continue
+        value = element.value
+        if isinstance(value, cst.Dict) and len(value.elements) == 1 and isinstance(value.elements[0], cst.DictElement):
+            kind = literal_string(value.elements[0].key)
+            if kind in DYNAMO_TYPES:
+                types[name] = kind
+                value = value.elements[0].value
+        entries[name] = value
+    return entries, types
+
+
+def _token_field(fields: dict[str, cst.BaseExpression], key_field: str | None) -> str | None:
+    for name in TOKEN_FIELDS:
+        if name in fields and name != key_field:
+            return name
+    for name in fields:
+        if name != key_field and not name.startswith("$") and not any(w in name.lower() for w in LIFETIME_WORDS):
+            return name
+    return None
+
+
+def _has_lifetime_field(fields: dict[str, cst.BaseExpression]) -> bool:
+    return any(any(w in name.lower() for w in LIFETIME_WORDS) for name in fields)
+
+
+# DynamoDB ------------------------------------------------------------------
+
+
+def dynamo_claim(call: cst.Call) -> Document | None:
+    """`put_item(Item={...}, ConditionExpression="attribute_not_exists(pk)")`."""
+    condition = keyword(call, "ConditionExpression")
+    key_field, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
+    if key_field is None:
+        return None
+    item = keyword(call, "Item")
+    fields, types = _fields(item)
+    if key_field not in fields:
+        return None
+    token_field = _token_field(fields, key_field)
+    return Document(
+        key_field=key_field,
+        key=fields[key_field],
+        token_field=token_field,
+        token=fields.get(token_field) if token_field else None,
+        token_type=types.get(token_field) if token_field else None,
+        has_lifetime=has_lifetime,
+        table=keyword(call, "TableName"),
+        fields=fields,
+    )
+
+
+def _condition_key(condition: cst.BaseExpression | None, names: cst.BaseExpression | None) -> tuple[str | None, bool]:
+    """The attribute a claim's condition requires absent, and whether the condition also admits expired claims."""
+    text = literal_string(condition) if condition is not None else None
+    if text is not None:
+        match = _NOT_EXISTS.search(text)
+        if match is None:
+            return None, False
+        name = match.group(1)
+        if name.startswith("#"):
+            mapped = _fields(names)[0].get(name)
+            name = (literal_string(mapped) if mapped is not None else None) or name
+        admits_expired = bool(re.search(r"\bOR\b|<", text, re.IGNORECASE))
+        return name, admits_expired
+    if condition is None:
+        return None, False
+    finder = _AttrNotExists()
+    condition.visit(finder)
+    return finder.name, finder.combined
+
+
+class _AttrNotExists(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.name: str | None = None
+        self.combined = False
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.BitOr):
+            self.combined = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "attribute_not_exists" or (
+            isinstance(func, cst.Attribute) and func.attr.value == "not_exists"
+        ):
+            inner = func.value
+            if isinstance(inner, cst.Call) and inner.args:
+                self.name = literal_string(inner.args[0].value)
+
+
+def dynamo_release(call: cst.Call) -> Document | None:
+    """`delete_item(Key={...})`: checked when it carries a condition."""
+    key = keyword(call, "Key")
+    fields, _ = _fields(key)
+    if not fields:
+        return None
+    return Document(
+        fields=fields,
+        table=keyword(call, "TableName"),
+        dict_node=key if isinstance(key, cst.Dict) else None,
+        checked=keyword(call, "ConditionExpression") is not None,
+    )
+
+
+# MongoDB -------------------------------------------------------------------
+
+
+def mongo_claim(call: cst.Call, method: str) -> Document | None:
+    """`insert_one({"_id": key, ...})` or `update_one({"_id": key}, {...}, upsert=True)`."""
+    args = [a.value for a in call.args if a.keyword is None]
+    if method == "insert_one":
+        fields, _ = _fields(args[0] if args else None)
+        body = fields
+    else:
+        upsert = keyword(call, "upsert")
+        if not (isinstance(upsert, cst.Name) and upsert.value == "True") or len(args) < 2:
+            return None
+        fields, _ = _fields(args[0])
+        body = {}
+        for operator, value in _fields(args[1])[0].items():
+            if operator in ("$setOnInsert", "$set"):
+                body.update(_fields(value)[0])
+    if "_id" not in fields:
+        return None
+    token_field = _token_field(body, "_id")
+    return Document(
+        key_field="_id",
+        key=fields["_id"],
+        token_field=token_field,
+        token=body.get(token_field) if token_field else None,
+        has_lifetime=_has_lifetime_field(body),
+        fields=body,
+    )
+
+
+def mongo_release(call: cst.Call) -> Document | None:
+    """`delete_one({"_id": key})`: checked when the filter names more than the key."""
+    args = [a.value for a in call.args if a.keyword is None]
+    node = args[0] if args else keyword(call, "filter")
+    fields, _ = _fields(node)
+    if "_id" not in fields:
+        return None
+    return Document(
+        key_field="_id",
+        key=fields["_id"],
+        fields=fields,
+        dict_node=node if isinstance(node, cst.Dict) else None,
+        checked=len(fields) > 1,
+    )
+
+
+# etcd ----------------------------------------------------------------------
+
+
+def etcd_transaction(call: cst.Call) -> tuple[str, Document] | None:
+    """A claim (`create(key) == 0` then `put`) or a checked release (`value(key) == token` then `delete`)."""
+    compare = keyword(call, "compare")
+    success = keyword(call, "success")
+    if not isinstance(compare, (cst.List, cst.Tuple)) or not isinstance(success, (cst.List, cst.Tuple)):
+        return None
+    checks = [_transaction_call(e.value) for e in compare.elements]
+    actions = [_transaction_call(e.value) for e in success.elements]
+    for kind, target, other in checks:
+        if kind in ("create", "version") and isinstance(other, cst.Integer) and other.value == "0":
+            for action, args, _ in actions:
+                if action == "put" and args:
+                    value = args[1].value if len(args) > 1 else None
+                    lease = args[2].value if len(args) > 2 else None
+                    lease = lease or next((a.value for a in args if a.keyword and a.keyword.value == "lease"), None)
+                    return "claim", Document(key=target, token=value, has_lifetime=lease is not None)
+        if kind == "value":
+            if any(action == "delete" for action, _, _ in actions):
+                return "release", Document(key=target, token=other, checked=True)
+    return None
+
+
+def _transaction_call(node: cst.BaseExpression):
+    """(`create`, key, compared with) for `t.create(key) == 0`; (`put`, args, None) for `t.put(k, v)`."""
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        left = node.left
+        if isinstance(left, cst.Call) and isinstance(left.func, cst.Attribute) and left.args:
+            return left.func.attr.value, left.args[0].value, node.comparisons[0].comparator
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value, list(node.args), None
+    return None, None, None
