@@ -164,7 +164,7 @@ REDIS = Store(
             "set",
             key=_KEY,
             value=_VALUE,
-            flag=Arg(4, "nx"),
+            flag=Arg(None, "nx"),
             lifetime=(Arg(2, "ex"), Arg(3, "px"), Arg(None, "exat"), Arg(None, "pxat")),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
@@ -208,7 +208,7 @@ REDIS = Store(
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
-    claim_words=(b"nx=True", b"setnx", b"NX"),
+    claim_words=(b"nx=", b"nx =", b"setnx", b"NX", b'"nx"', b"'nx'"),
 )
 
 # aioredis 1.x: `set(key, value, expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...], args=[...])`.
