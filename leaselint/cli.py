@@ -68,10 +68,10 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
 @click.option("--show-fixes", is_flag=True, help="With --fix, list what was fixed per file and rule.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are left.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed a file, even if nothing is left.")
-@click.option("--select", help="Comma-separated rule codes or prefixes to run, replacing the configuration's (ALL: every rule).")
-@click.option("--extend-select", help="Comma-separated rule codes to run in addition.")
-@click.option("--ignore", help="Comma-separated rule codes to skip.")
-@click.option("--exclude", help="Comma-separated globs of files and folders to skip, replacing the configuration's.")
+@click.option("--select", metavar="CODES", help="Comma-separated rule codes or prefixes to run, replacing the configuration's (ALL: every rule).")
+@click.option("--extend-select", metavar="CODES", help="Comma-separated rule codes to run in addition.")
+@click.option("--ignore", metavar="CODES", help="Comma-separated rule codes to skip.")
+@click.option("--exclude", metavar="GLOBS", help="Comma-separated globs of files and folders to skip, replacing the configuration's.")
 @click.option("--force-exclude", is_flag=True, default=None, help="Apply the excludes to files named on the command line too.")
 @click.option(
     "--release",
