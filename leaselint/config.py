@@ -94,9 +94,9 @@ def _shown(value) -> str:
 
 
 def known_codes() -> list[str]:
-    from leaselint.rules import RULES_BY_CODE
+    from leaselint.rules import CODES
 
-    return sorted(RULES_BY_CODE)
+    return sorted(CODES)
 
 
 def check_codes(codes, where: str | None = None) -> tuple[str, ...]:
@@ -167,10 +167,10 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
 
     A layer's `select` replaces the selection so far, `extend-select` adds to it and `ignore` takes away.
     """
-    from leaselint.rules import RULES_BY_CODE
+    from leaselint.rules import CODES
 
-    selected = set(RULES_BY_CODE) - OPT_IN
-    fixable = set(RULES_BY_CODE)
+    selected = set(CODES) - OPT_IN
+    fixable = set(CODES)
     exclude: tuple[str, ...] | None = None
     extend_exclude: tuple[str, ...] = ()
     per_file: list[tuple[str, frozenset[str]]] = []

@@ -82,3 +82,9 @@ def test_rule_codes_are_unique_and_named():
     codes = [rule.code for rule in ALL_RULES]
     assert codes == sorted(set(codes))
     assert all(rule.name and rule.name == rule.name.lower() for rule in ALL_RULES)
+
+
+def test_registry_codes_match_the_rule_modules():
+    from leaselint.rules import CODES
+
+    assert tuple(rule.code for rule in ALL_RULES) == CODES

@@ -1,6 +1,13 @@
-"""The lease model: calls turned into claims and releases, paired by receiver and key."""
+"""The lease model: calls turned into claims and releases, paired by receiver and key.
 
-from leaselint.model.build import build_model
-from leaselint.model.events import Claim, Lease, LeaseModel, Release
+`build_model` is imported on first use: the store table (`leaselint.model.stores`) must be
+readable without libcst, for the prefilter.
+"""
 
-__all__ = ["build_model", "Claim", "Lease", "LeaseModel", "Release"]
+
+def __getattr__(name: str):
+    if name == "build_model":
+        from leaselint.model.build import build_model
+
+        return build_model
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

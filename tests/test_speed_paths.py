@@ -1,0 +1,101 @@
+"""The fast paths change nothing: prefilter, cache and worker processes give the same findings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import leaselint.runner as runner
+from leaselint.cache import Cache
+from leaselint.rules import ALL_RULES
+from leaselint.runner import lint_paths
+from leaselint.settings import Settings
+
+LEASE_FREE = "import os\n\n\ndef size(path):\n    return os.path.getsize(path)\n"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """Every rule case as a file, and as many lease-free files."""
+    files = []
+    for rule in ALL_RULES:
+        for kind in ("VALID", "INVALID"):
+            for number, case in enumerate(getattr(rule, kind)):
+                path = tmp_path / f"{rule.code}_{kind}_{number}.py"
+                path.write_text(textwrap.dedent(case.code), encoding="utf-8")
+                files.append(str(path))
+    for number in range(40):
+        path = tmp_path / f"plain_{number}.py"
+        path.write_text(LEASE_FREE, encoding="utf-8")
+        files.append(str(path))
+    return files
+
+
+def _findings(files, **options):
+    settings = Settings(select=frozenset(r.code for r in ALL_RULES if r.code not in ("LL000", "LL100")))
+    return [
+        (result.path, d.code, d.start, d.end, d.message, d.fix)
+        for result, _ in lint_paths(files, settings, **options)
+        for d in result.diagnostics
+    ]
+
+
+def test_same_findings_with_and_without_each_fast_path(tree, tmp_path):
+    baseline = _findings(tree, jobs=1, prefilter=False)
+    assert len(baseline) > 50
+    assert _findings(tree, jobs=1, prefilter=True) == baseline
+    assert _findings(tree, jobs=2, prefilter=True) == baseline
+    cache_dir = tmp_path / "cache"
+    assert _findings(tree, jobs=2, cache=Cache(cache_dir)) == baseline
+    assert _findings(tree, jobs=1, cache=Cache(cache_dir)) == baseline  # warm
+
+
+def test_warm_run_reads_each_file_once_and_parses_nothing(tree, tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    cold = _findings(tree, jobs=1, cache=Cache(cache_dir))
+    assert (cache_dir / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+
+    reads: list[str] = []
+    real_read = runner.read
+
+    def counting_read(path, settings):
+        reads.append(path)
+        return real_read(path, settings)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("a warm run parsed a file")
+
+    monkeypatch.setattr(runner, "read", counting_read)
+    monkeypatch.setattr(runner, "parse", no_parse)
+    monkeypatch.setattr(runner, "lint_bytes", no_parse)
+    warm = _findings(tree, jobs=1, cache=Cache(cache_dir))
+    assert warm == cold
+    assert sorted(reads) == sorted(tree)
+
+
+def test_changed_settings_miss_the_cache(tree, tmp_path):
+    cache_dir = tmp_path / "cache"
+    _findings(tree, jobs=1, cache=Cache(cache_dir))
+    only_ll005 = [
+        d.code
+        for result, _ in lint_paths(tree, Settings(select=frozenset({"LL005"})), jobs=1, cache=Cache(cache_dir))
+        for d in result.diagnostics
+    ]
+    assert only_ll005 and set(only_ll005) == {"LL005"}
+
+
+def test_lease_free_run_never_imports_libcst(tmp_path):
+    for number in range(3):
+        (tmp_path / f"plain_{number}.py").write_text(LEASE_FREE, encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from leaselint.cli import main\n"
+        f"result = CliRunner().invoke(main, ['--no-cache', {str(tmp_path)!r}])\n"
+        "print(result.exit_code, 'libcst' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "False"]
