@@ -15,7 +15,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
-from leaselint.model.keys import code_of
+from leaselint.source import LineIndex
 from leaselint.model.scope import count_names
 from leaselint.model.values import FIXED, GUESSABLE
 
@@ -51,12 +51,18 @@ class LeaseFixer:
         self.origins = model.origins
         self.release_style = release_style
         self.lines = model.module.code.splitlines()
+        self.index = LineIndex(model.module.code)
 
     # Positions ------------------------------------------------------------
 
     def _range(self, node: cst.CSTNode) -> tuple[Position, Position]:
         where = self.positions[node]
         return Position(where.start.line, where.start.column), Position(where.end.line, where.end.column)
+
+    def _text(self, node: cst.CSTNode) -> str:
+        """A node's source as written, continuation lines and all (code_of loses their indentation)."""
+        start, end = self._range(node)
+        return self.index.text[self.index.offset(start) : self.index.offset(end)]
 
     def _replace(self, node: cst.CSTNode, content: str) -> Edit:
         start, end = self._range(node)
@@ -91,7 +97,7 @@ class LeaseFixer:
         return origin.kind in (FIXED, GUESSABLE)
 
     def _local_token(self, claims: list[Claim], release: Release) -> Token:
-        values = {code_of(c.value) if c.value is not None else None for c in claims}
+        values = {self._text(c.value) if c.value is not None else None for c in claims}
         if None in values:
             raise NoFix("the claim stores no value to compare with")
         reusable = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
@@ -136,7 +142,7 @@ class LeaseFixer:
         carried = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
         if carried:
             edits = [
-                self._insert_before(c.statement, f"{c.scope.self_name}.{attr} = {code_of(c.value)}")
+                self._insert_before(c.statement, f"{c.scope.self_name}.{attr} = {self._text(c.value)}")
                 for c in claims
                 if self._check_insertable(c)
             ]
@@ -222,11 +228,11 @@ class LeaseFixer:
             setting, why = store.release_requires
             client = release.client_call
             if client is None or not any(
-                a.keyword is not None and a.keyword.value == setting and code_of(a.value) == "True" for a in client.args
+                a.keyword is not None and a.keyword.value == setting and self._text(a.value) == "True" for a in client.args
             ):
                 raise NoFix(why)
         awaited = "await " if release.awaited else ""
-        receiver, key = code_of(release.receiver), code_of(release.key)
+        receiver, key = self._text(release.receiver), self._text(release.key)
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
         statement = replace if replace is not None else release.statement
         indent = self._indent_of(statement)
@@ -251,7 +257,7 @@ class LeaseFixer:
             if document is None or document.token_field is None:
                 raise NoFix("the claim stores no owner attribute to check")
             field = document.token_field
-            call = code_of(release.call)[:-1].rstrip().removesuffix(",")
+            call = self._text(release.call)[:-1].rstrip().removesuffix(",")
             if release.document is not None and release.document.table is not None:
                 kind = document.token_type or "S"
                 call += (
@@ -271,9 +277,9 @@ class LeaseFixer:
                 raise NoFix("the claim stores no owner field to check")
             if release.document.dict_node is None:
                 raise NoFix("the filter is not a dict literal")
-            old = code_of(release.document.dict_node)
+            old = self._text(release.document.dict_node)
             new = old[:-1].rstrip().removesuffix(",") + f', "{document.token_field}": {token}}}'
-            call = code_of(release.call).replace(old, new, 1)
+            call = self._text(release.call).replace(old, new, 1)
             if release.usage != "statement":
                 return self._replace(release.document.dict_node, new)
             result = f"({awaited}{call})" if awaited else call
@@ -297,7 +303,7 @@ class LeaseFixer:
             store = lease.claims[0].store
             raise NoFix(store.no_checked_release or f"{store.name} has no compare-and-delete in one server step")
         return template.format(
-            receiver=code_of(release.receiver), script=self.script_name, key=code_of(release.key), token=token
+            receiver=self._text(release.receiver), script=self.script_name, key=self._text(release.key), token=token
         )
 
     @property
@@ -364,7 +370,7 @@ class LeaseFixer:
     def report_outcome(self, release: Release, call: str, replace: cst.CSTNode | None = None) -> Edit:
         """`call` in place of the release; where its result was thrown away, log when it deleted nothing."""
         awaited = "await " if release.awaited else ""
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {code_of(release.key)})"
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         if release.usage == "statement":
             statement = replace if replace is not None else release.statement
             indent = self._indent_of(statement) + self.model.module.default_indent
@@ -375,7 +381,20 @@ class LeaseFixer:
 
     def log_lost_release(self, release: Release) -> Fix:
         """LL006: keep the token-checked release, and log when it deleted nothing."""
-        edit = self.report_outcome(release, code_of(release.call))
+        lost_when = release.spec.lost_when
+        if not lost_when:
+            raise NoFix("the release raises when the lease is lost")
+        awaited = "await " if release.awaited else ""
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
+        call = self._text(release.call)
+        if release.usage == "statement":
+            result = f"({awaited}{call})" if awaited and lost_when != "not {result}" else f"{awaited}{call}"
+            indent = self._indent_of(release.statement) + self.model.module.default_indent
+            edit = self._replace(release.statement, f"if {lost_when.format(result=result)}:\n{indent}{report}")
+        elif lost_when == "not {result}":
+            edit = self.report_outcome(release, call)
+        else:
+            raise NoFix("the release shares its line with other statements")
         edits = [edit, *self.header_edit(logging=True, secrets=False, script=False)]
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
@@ -402,7 +421,7 @@ class LeaseFixer:
 
     def add_keyword(self, call: cst.Call, argument: str) -> Fix:
         """`client.add(k, v)` -> `client.add(k, v, noreply=False)`."""
-        head = code_of(call)[:-1].rstrip().removesuffix(",")
+        head = self._text(call)[:-1].rstrip().removesuffix(",")
         separator = ", " if call.args else ""
         return Fix(f"Pass `{argument}`", (self._replace(call, f"{head}{separator}{argument})"),), Applicability.SAFE)
 
@@ -413,13 +432,13 @@ class LeaseFixer:
             raise NoFix("the claim cannot take the lifetime in the same call")
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
             raise NoFix("the expiry shares its line with other statements")
-        receiver = code_of(claim.receiver)
-        ttl = code_of(expire.ttl)  # type: ignore[arg-type]
+        receiver = self._text(claim.receiver)
+        ttl = self._text(expire.ttl)  # type: ignore[arg-type]
         if claim.method == "set":
-            head = code_of(claim.call)[:-1].rstrip()
+            head = self._text(claim.call)[:-1].rstrip()
             new_call = f"{head.removesuffix(',')}, {expire.unit}={ttl})"
         else:
-            new_call = f"{receiver}.set({code_of(claim.key)}, {code_of(claim.value)}, nx=True, {expire.unit}={ttl})"
+            new_call = f"{receiver}.set({self._text(claim.key)}, {self._text(claim.value)}, nx=True, {expire.unit}={ttl})"
         start, _ = self._range(expire.statement)
         line_start = Position(start.line, 0)
         next_line = Position(start.line + 1, 0)

@@ -116,6 +116,18 @@ class SwallowedLostRelease(Rule):
                             continue
         """
         ),
+        Valid(
+            """\
+            import boto3
+            from boto3.dynamodb.conditions import Attr
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def release(job, token):
+                table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -291,12 +303,72 @@ class SwallowedLostRelease(Rule):
             column=10,
             message_contains='`contextlib.suppress(LockError)` hides a lost lease',
         ),
+        Invalid(
+            """\
+            import pymongo
+
+            locks = pymongo.MongoClient().app.locks
+
+
+            def release(job, token):
+                locks.delete_one({"_id": job, "owner": token})
+        """,
+            line=7,
+            column=5,
+            fixed="""\
+            import logging
+
+            import pymongo
+
+            locks = pymongo.MongoClient().app.locks
+
+
+            def release(job, token):
+                if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import etcd3
+
+            etcd = etcd3.client()
+
+
+            def release(key, token):
+                etcd.transaction(
+                    compare=[etcd.transactions.value(key) == token],
+                    success=[etcd.transactions.delete(key)],
+                    failure=[],
+                )
+        """,
+            line=7,
+            column=5,
+            fixed="""\
+            import logging
+
+            import etcd3
+
+            etcd = etcd3.client()
+
+
+            def release(key, token):
+                if not etcd.transaction(
+                    compare=[etcd.transactions.value(key) == token],
+                    success=[etcd.transactions.delete(key)],
+                    failure=[],
+                )[0]:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
         for release in context.model.releases:
-            if not release.checked or release.in_pipeline or release.usage == "expression":
+            if not release.checked or release.in_pipeline or release.usage == "expression" or not release.spec.lost_when:
                 continue
             try:
                 fix = context.fixer.log_lost_release(release)

@@ -14,7 +14,8 @@ class ClaimAlwaysSucceeds(Rule):
     ## What it does
     Reports a claim that cannot say "somebody else holds it": the result of an
     NX claim or `add` never tested (a bare statement, or assigned and never
-    read), pymemcache's `add` on a client with the default `noreply` (it
+    read; DynamoDB's conditional put and MongoDB's insert answer by raising,
+    and are not reported), pymemcache's `add` on a client with the default `noreply` (it
     returns True even when the key exists), and Django's `cache.add` with a
     literal timeout below one second.
 
@@ -102,6 +103,28 @@ class ClaimAlwaysSucceeds(Rule):
                 if mc.add(f"lock:{job}", token, expire=30):
                     work(job)
                     mc.delete(f"lock:{job}")
+        """
+        ),
+        Valid(
+            """\
+            import boto3
+
+            dynamodb = boto3.client("dynamodb")
+
+
+            def run(job, token, now):
+                try:
+                    dynamodb.put_item(
+                        TableName="locks",
+                        Item={"pk": {"S": job}, "owner": {"S": token}, "expires_at": {"N": str(now + 30)}},
+                        ConditionExpression="attribute_not_exists(pk) OR expires_at < :now",
+                        ExpressionAttributeValues={":now": {"N": str(now)}},
+                    )
+                except dynamodb.exceptions.ConditionalCheckFailedException:
+                    return
+                work(job)
+                dynamodb.delete_item(TableName="locks", Key={"pk": {"S": job}})
+
         """
         ),
     ]
@@ -201,7 +224,8 @@ class ClaimAlwaysSucceeds(Rule):
         for lease in context.model.leases:
             for claim in lease.claims:
                 key = code_of(claim.key)
-                if claim.usage == "statement" or (claim.result_name and claim.result_reads == 0):
+                untested = claim.usage == "statement" or (claim.result_name and claim.result_reads == 0)
+                if untested and not claim.spec.answers_by_raising:
                     yield self.at_event(
                         claim, f"The answer of the claim of `{key}` is never tested: the job runs even when it is held"
                     )

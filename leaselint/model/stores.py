@@ -44,8 +44,10 @@ class ClaimSpec:
     # "dynamo" (Item and ConditionExpression), "mongo" (`_id` of a document), "etcd" (a transaction).
     form: str = "call"
     # The claim answers "already held" only when called with this keyword (pymemcache's noreply=False),
-    # unless the client was made with `client_setting`.
+    # unless the client was made with the client setting.
     needs_reply: tuple[str, str] | None = None
+    # The claim answers "already held" by raising (DynamoDB, MongoDB's insert), not by its result.
+    answers_by_raising: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class ReleaseSpec:
     # The key and token are the first items of list arguments (`keys=[key], args=[token]`).
     key_in_list: bool = False
     form: str = "call"
+    # When a checked release found the lease lost, as a test of its result; empty: it raises instead.
+    lost_when: str = "not {result}"
 
 
 @dataclass(frozen=True)
@@ -373,8 +377,8 @@ DYNAMODB = Store(
     name="DynamoDB",
     modules=("boto3", "aioboto3", "aiobotocore"),
     client_names=("table", "dynamodb", "ddb", "locks_table", "lock_table"),
-    claims=(ClaimSpec("put_item", key=Arg(None, "Item"), value=None, form="dynamo"),),
-    releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo"),),
+    claims=(ClaimSpec("put_item", key=Arg(None, "Item"), value=None, form="dynamo", answers_by_raising=True),),
+    releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo", lost_when=""),),
     recognised_only=True,
     release_form="dynamo",
     no_lifetime=(
@@ -390,13 +394,15 @@ MONGODB = Store(
     modules=("pymongo", "motor"),
     client_names=("locks", "leases", "collection", "coll"),
     claims=(
-        ClaimSpec("insert_one", key=Arg(0, "document"), value=None, form="mongo"),
+        ClaimSpec("insert_one", key=Arg(0, "document"), value=None, form="mongo", answers_by_raising=True),
         ClaimSpec("update_one", key=Arg(0, "filter"), value=None, form="mongo"),
         ClaimSpec("find_one_and_update", key=Arg(0, "filter"), value=None, form="mongo"),
     ),
     releases=(
-        ReleaseSpec("delete_one", key=Arg(0, "filter"), form="mongo"),
-        ReleaseSpec("find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True),
+        ReleaseSpec("delete_one", key=Arg(0, "filter"), form="mongo", lost_when="{result}.deleted_count == 0"),
+        ReleaseSpec(
+            "find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True, lost_when="{result} is None"
+        ),
     ),
     recognised_only=True,
     module_wide=True,
@@ -416,7 +422,7 @@ ETCD = Store(
     ),
     releases=(
         ReleaseSpec("delete", key=Arg(0, "key")),
-        ReleaseSpec("transaction", key=Arg(None, "compare"), checked=True, form="etcd"),
+        ReleaseSpec("transaction", key=Arg(None, "compare"), checked=True, form="etcd", lost_when="not {result}[0]"),
     ),
     recognised_only=True,
     locks_checked=True,
