@@ -128,6 +128,18 @@ class SwallowedLostRelease(Rule):
                 table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
         """
         ),
+        Valid(
+            """\
+            import pymongo
+
+            sessions = pymongo.MongoClient().app.sessions
+
+
+            def logout(session_id, user_id):
+                sessions.delete_one({"_id": session_id, "user": user_id})
+
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -310,11 +322,15 @@ class SwallowedLostRelease(Rule):
             locks = pymongo.MongoClient().app.locks
 
 
-            def release(job, token):
-                locks.delete_one({"_id": job, "owner": token})
+            def run(job, token):
+                locks.insert_one({"_id": job, "owner": token})
+                try:
+                    work(job)
+                finally:
+                    locks.delete_one({"_id": job, "owner": token})
         """,
-            line=7,
-            column=5,
+            line=11,
+            column=9,
             fixed="""\
             import logging
 
@@ -323,9 +339,13 @@ class SwallowedLostRelease(Rule):
             locks = pymongo.MongoClient().app.locks
 
 
-            def release(job, token):
-                if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+            def run(job, token):
+                locks.insert_one({"_id": job, "owner": token})
+                try:
+                    work(job)
+                finally:
+                    if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
         """,
             applicability=Applicability.SAFE,
         ),
@@ -367,8 +387,11 @@ class SwallowedLostRelease(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        leased = {id(release) for lease in context.model.leases for release in lease.releases}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or release.usage == "expression" or not release.spec.lost_when:
+                continue
+            if not (release.spec.self_evident or id(release) in leased):
                 continue
             try:
                 fix = context.fixer.log_lost_release(release)
@@ -377,7 +400,7 @@ class SwallowedLostRelease(Rule):
             yield self.at_event(
                 release,
                 f"The result of the token-checked release of `{code_of(release.key)}` is thrown away: "
-                "a lost lease (0) goes unnoticed",
+                "a lost lease goes unnoticed",
                 fix,
             )
         for node in context.model.swallowed:

@@ -70,6 +70,9 @@ class ReleaseSpec:
     form: str = "call"
     # When a checked release found the lease lost, as a test of its result; empty: it raises instead.
     lost_when: str = "not {result}"
+    # The call is a lease release by its very form (a compare-and-delete script, DELIFEQ), not only
+    # when the module also claims the key (a conditional delete of a document).
+    self_evident: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,11 +189,13 @@ REDIS = Store(
         ReleaseSpec("unlink"),
         ReleaseSpec("getdel", key=_KEY, returns_value=True),
         ReleaseSpec("execute_command", command=("DEL", "UNLINK")),
-        ReleaseSpec("execute_command", key=Arg(1), command=("DELIFEQ",), checked=True, token=Arg(2)),
-        ReleaseSpec("execute_command", key=Arg(1), command=("DELEX",), checked=True, token=Arg(3)),
-        ReleaseSpec("delex", key=_KEY, checked=True, token=Arg(None, "ifeq")),
+        ReleaseSpec(
+            "execute_command", key=Arg(1), command=("DELIFEQ",), checked=True, token=Arg(2), self_evident=True
+        ),
+        ReleaseSpec("execute_command", key=Arg(1), command=("DELEX",), checked=True, token=Arg(3), self_evident=True),
+        ReleaseSpec("delex", key=_KEY, checked=True, token=Arg(None, "ifeq"), self_evident=True),
         # eval of a compare-and-delete script: the key is the first KEYS entry.
-        ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0), token=Arg(3)),
+        ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0), token=Arg(3), self_evident=True),
     ),
     writes=(
         WriteSpec("set", key=_KEY, value=_VALUE),
@@ -232,7 +237,13 @@ AIOREDIS1 = Store(
     ),
     releases=(
         ReleaseSpec(
-            "eval", key=Arg(None, "keys"), checked=True, script=Arg(0), token=Arg(None, "args"), key_in_list=True
+            "eval",
+            key=Arg(None, "keys"),
+            checked=True,
+            script=Arg(0),
+            token=Arg(None, "args"),
+            key_in_list=True,
+            self_evident=True,
         ),
     ),
     pipelines=("pipeline", "multi_exec"),
@@ -422,12 +433,19 @@ ETCD = Store(
     ),
     releases=(
         ReleaseSpec("delete", key=Arg(0, "key")),
-        ReleaseSpec("transaction", key=Arg(None, "compare"), checked=True, form="etcd", lost_when="not {result}[0]"),
+        ReleaseSpec(
+            "transaction",
+            key=Arg(None, "compare"),
+            checked=True,
+            form="etcd",
+            lost_when="not {result}[0]",
+            self_evident=True,
+        ),
     ),
     recognised_only=True,
     locks_checked=True,
     release_form="etcd",
-    claim_words=(b"put_if_not_exists", b"transactions.create", b"transactions.version"),
+    claim_words=(b"put_if_not_exists", b"transactions.create", b"transactions.version", b"transactions.value"),
 )
 
 STORES: tuple[Store, ...] = (
