@@ -182,8 +182,9 @@ def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None
         return None, result
 
 
-# Below this many files to parse, starting worker processes costs more than it saves.
-POOL_THRESHOLD = 8
+# Below this much source to parse, starting worker processes costs more than it saves.
+POOL_MIN_FILES = 2
+POOL_MIN_BYTES = 200_000
 
 
 def lint_paths(
@@ -252,7 +253,7 @@ def _lint_one(job: tuple[int, str, bytes, Settings, str | None]) -> tuple[FileRe
 
 def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText | None]]:
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(todo) < POOL_THRESHOLD:
+    if workers <= 1 or len(todo) < POOL_MIN_FILES or sum(len(job[2]) for job in todo) < POOL_MIN_BYTES:
         return [_lint_one(job) for job in todo]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

@@ -56,5 +56,5 @@ def test_common_words_go_to_the_second_stage(code):
 
 def test_words_come_from_the_store_table():
     decisive, common = words()
-    assert b"setnx" in decisive and b"attribute_not_exists" in decisive and b"LockNotOwnedError" in decisive
+    assert b"setnx" in decisive and b"put_if_not_exists" in decisive and b"LockNotOwnedError" in decisive
     assert b".add(" in common and b"Lock(" in common

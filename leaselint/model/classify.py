@@ -74,6 +74,14 @@ def _command_words(call: cst.Call) -> list[str]:
     return [(literal_string(a) or "").upper() for a in positional_args(call)]
 
 
+def _last_name(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return ""
+
+
 def _code(node: cst.BaseExpression) -> str:
     return cst.Module(body=[]).code_for_node(node).strip()
 
@@ -182,12 +190,20 @@ class Classifier:
     def _recognised(self, store: Store, site: CallSite) -> bool:
         return self.recognition(store, site.call.func.value, site.scope)[0] > 0  # type: ignore[union-attr]
 
-    def recognition(self, store: Store, receiver: cst.BaseExpression, scope: Scope, depth: int = 0):
+    def recognition(self, store: Store, receiver: cst.BaseExpression, scope: Scope):
         """How sure it is that `receiver` is a client of `store`, and the call that made it.
 
-        2: imported from the store's modules or made by one of their calls; 1: a usual name for such
-        a client (or, for module-wide stores, the module imports the store); 0: no sign.
+        2: imported from the store's modules or made by one of their calls (through assignments);
+        1: the receiver's own name is a usual name for such a client (`cache`, `self.redis`), or, for
+        module-wide stores, the module imports the store; 0: no sign. Names are not followed
+        through assignments: the prefilter, which reads only bytes, must see what the model sees.
         """
+        strength, call = self._made_by(store, receiver, scope, 0)
+        if strength == 2:
+            return 2, call
+        return self._by_name(store, _last_name(receiver)), None
+
+    def _made_by(self, store: Store, receiver: cst.BaseExpression, scope: Scope, depth: int):
         if depth > 4:
             return 0, None
         node = receiver
@@ -201,10 +217,10 @@ class Classifier:
             elif isinstance(node, cst.Attribute):
                 for value, where in self.resolver.self_attr_values(node.attr.value, scope):
                     if value is not None and not isinstance(value, cst.AugAssign):
-                        strength, call = self.recognition(store, value, where, depth + 1)
+                        strength, call = self._made_by(store, value, where, depth + 1)
                         if strength == 2:
                             return 2, call
-                return self._by_name(store, node.attr.value), None
+                return 0, None
             else:
                 node = node.value
         if not isinstance(node, cst.Name):
@@ -213,13 +229,11 @@ class Classifier:
         if imported is not None:
             if any(imported == m or imported.startswith(m + ".") for m in store.modules):
                 return 2, made
-            return self._by_name(store, node.value), None
+            return 0, None
         found = self.resolver.single_value(node.value, scope)
         if found is not None:
-            strength, call = self.recognition(store, found[0], found[1], depth + 1)
-            if strength == 2:
-                return 2, call
-        return self._by_name(store, node.value), None
+            return self._made_by(store, found[0], found[1], depth + 1)
+        return 0, None
 
     def _by_name(self, store: Store, name: str) -> int:
         if name in store.client_names:
@@ -347,7 +361,9 @@ class Classifier:
         if spec.method:
             site_receiver = call.func.value  # type: ignore[union-attr]
             fake = CallSite(call, scope, call, False, "expression")
-            if not self._recognised(stores.REDIS, fake) or self.resolver.is_self(site_receiver, scope):
+            # A redis client by import or construction, or by its own name (the prefilter reads no more).
+            strength = self.recognition(stores.REDIS, site_receiver, scope)[0]
+            if not strength or self.resolver.is_self(site_receiver, scope):
                 return
             if any(self._recognised(store, fake) and store.name != "redis" and store.locks_checked for store in stores.STORES):
                 return
@@ -519,7 +535,9 @@ def pair(claims: list[Claim], releases: list[Release], writes: list[Write], expi
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
-        if lease is not None and any(not _rebound_between(claim, release) for claim in lease.claims):
+        if lease is None or _passes_through(release):
+            continue
+        if any(not _rebound_between(claim, release) and not _passes_through(claim) for claim in lease.claims):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
@@ -532,6 +550,21 @@ def pair(claims: list[Claim], releases: list[Release], writes: list[Write], expi
                 if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+def _passes_through(event) -> bool:
+    """A store API wrapper (`def delete(self, key): self._cache.delete(key)`), not a lease of its own.
+
+    The call sits in a function named like a claim or release method of the stores, and its key is
+    that function's parameter (normalised, perhaps, as in `key = self.make_key(key)`).
+    """
+    name = event.scope.name.lstrip("_")
+    key = event.key
+    return (
+        name in stores.method_names()
+        and isinstance(key, cst.Name)
+        and key.value in event.scope.params
+    )
 
 
 def _near(write: Write, claim: Claim) -> bool:

@@ -155,8 +155,10 @@ class Store:
     no_checked_release: str = ""
     # Why a claim of this store without a lifetime never ends, when it is more than "no expiry".
     no_lifetime: str = ""
-    # Byte strings that must appear in a file for a claim of this store to be there.
+    # Byte strings that must appear in a file for a claim of this store, and (word, regular
+    # expression) pairs: the expression is tried only in files that hold the word.
     claim_words: tuple[bytes, ...] = ()
+    claim_patterns: tuple[tuple[bytes, bytes], ...] = ()
 
 
 _KEY = Arg(0, "name")
@@ -217,7 +219,8 @@ REDIS = Store(
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
-    claim_words=(b"nx=", b"nx =", b"setnx", b"NX", b'"nx"', b"'nx'"),
+    claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'"),
+    claim_patterns=((b"nx", rb"\bnx\s*=\s*True\b"),),
 )
 
 # aioredis 1.x: `set(key, value, expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...], args=[...])`.
@@ -396,7 +399,8 @@ DYNAMODB = Store(
         "its condition ignores an expiry attribute: DynamoDB's TTL deletes expired items lazily, up to days "
         "later, so an expired claim must be taken over by the condition (`OR expires_at < :now`)"
     ),
-    claim_words=(b"attribute_not_exists", b"not_exists()"),
+    # A claim is a put_item whose condition requires the key absent.
+    claim_patterns=((b"put_item", rb"not_exists"),),
 )
 
 # MongoDB (pymongo, motor): an insert of a fixed `_id` (or an upsert) claims; a delete by `_id` alone is blind.
@@ -507,9 +511,20 @@ def transaction_methods() -> tuple[set[str], set[str]]:
     return {n for s in STORES for n in s.watch}, {n for s in STORES for n in s.multi}
 
 
+def method_names() -> frozenset[str]:
+    """Every claim and release method of every store."""
+    return frozenset(
+        spec.method for store in STORES for spec in (*store.claims, *store.releases) if spec.method != "execute_command"
+    )
+
+
 def pipeline_methods() -> set[str]:
     return {name for store in STORES for name in store.pipelines}
 
 
 def prefilter_words() -> tuple[bytes, ...]:
     return tuple(word for store in STORES for word in store.claim_words)
+
+
+def prefilter_patterns() -> tuple[tuple[bytes, bytes], ...]:
+    return tuple(pattern for store in STORES for pattern in store.claim_patterns)

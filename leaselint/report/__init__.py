@@ -1,20 +1,44 @@
-"""Reporters: one module per output format, each a function of the results."""
+"""Reporters: one module per output format, each a function of the results.
+
+A format's module is imported when it is used, so a run pays only for its own format.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Callable, TextIO
 
 from leaselint.diagnostics import FileResult
-from leaselint.report import concise, full, github, gitlab, json_format, junit, sarif
 
 Reporter = Callable[[list[FileResult], TextIO, dict], None]
 
-REPORTERS: dict[str, Reporter] = {
-    "full": full.report,
-    "concise": concise.report,
-    "json": json_format.report,
-    "sarif": sarif.report,
-    "github": github.report,
-    "gitlab": gitlab.report,
-    "junit": junit.report,
+_MODULES = {
+    "full": "full",
+    "concise": "concise",
+    "json": "json_format",
+    "sarif": "sarif",
+    "github": "github",
+    "gitlab": "gitlab",
+    "junit": "junit",
 }
+
+
+class _Reporters(dict):
+    """format name -> report function, importing the format's module on first use."""
+
+    def __missing__(self, name: str) -> Reporter:
+        report = import_module(f"{__name__}.{_MODULES[name]}").report
+        self[name] = report
+        return report
+
+    def __iter__(self):
+        return iter(_MODULES)
+
+    def __len__(self) -> int:
+        return len(_MODULES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _MODULES
+
+
+REPORTERS: dict[str, Reporter] = _Reporters()
