@@ -278,6 +278,27 @@ class BlindRelease(Rule):
                 locks.delete_one({"_id": job, "owner": token})
         """
         ),
+        Valid(
+            """\
+            from pymemcache.client.base import Client
+
+
+            class MemcachedBackend:
+                # A cache backend: it hands the caller's key on; the caller decides what is a lease.
+
+                def __init__(self, servers):
+                    self._cache = Client(servers)
+
+                def add(self, key, value, timeout):
+                    key = self.make_key(key)
+                    return self._cache.add(key, value, timeout, noreply=False)
+
+                def delete(self, key):
+                    key = self.make_key(key)
+                    return bool(self._cache.delete(key))
+
+        """
+        ),
     ]
     INVALID = [
         Invalid(
