@@ -17,17 +17,19 @@ and A logs a warning naming the key.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import itertools
-import logging
-import subprocess
-import sys
 import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from proof_support import (
+    assert_idempotent,
+    assert_reported_lost,
+    load,
+    lost_lease_warnings,
+    run_cli,
+    write_module,
+)
 import redis
 import redis.asyncio
 
@@ -90,26 +92,13 @@ ASYNC_RUN_JOB = textwrap.dedent(
     '''
 )
 
-_module_numbers = itertools.count()
 
 
 # The CLI and the modules --------------------------------------------------------
 
 
-def run_cli(path: Path, *flags: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "leaselint", *flags, str(path)],
-        cwd=path.parent,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
-def write_module(tmp_path: Path, name: str, source: str) -> Path:
-    path = tmp_path / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    return path
 
 
 def fixed_module(tmp_path: Path, source: str, *flags: str) -> Path:
@@ -125,34 +114,12 @@ def fixed_module(tmp_path: Path, source: str, *flags: str) -> Path:
     return path
 
 
-def assert_idempotent(path: Path) -> None:
-    """A second run with every fix enabled finds nothing and writes nothing."""
-    before = path.read_bytes()
-    again = run_cli(path, "--fix", "--unsafe-fixes")
-    assert again.returncode == 0, f"second run exited {again.returncode}:\n{again.stdout}{again.stderr}"
-    assert again.stdout.strip() == "All checks passed!", again.stdout
-    assert again.stderr == ""
-    assert path.read_bytes() == before
 
 
-def load(path: Path):
-    """Import a module from its path under a name no other test uses."""
-    name = f"leaselint_proof_{path.stem}_{next(_module_numbers)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-def lost_lease_warnings(caplog, module) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == module.__name__ and r.levelno >= logging.WARNING]
 
 
-def assert_reported_lost(caplog, module, key: str) -> None:
-    records = lost_lease_warnings(caplog, module)
-    assert len(records) == 1, [r.getMessage() for r in records]
-    assert records[0].levelno == logging.WARNING
-    assert key in records[0].getMessage()
 
 
 # The timelines ------------------------------------------------------------------
