@@ -126,6 +126,20 @@ class ClaimWithoutDeadline(Rule):
                     work()
         """
         ),
+        Valid(
+            """\
+            from coredis import Redis
+            from coredis.recipes.locks import LuaLock
+
+            client = Redis()
+
+
+            async def run(job):
+                async with LuaLock(client, f"lock:{job}", timeout=30):
+                    await work(job)
+
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -291,6 +305,23 @@ class ClaimWithoutDeadline(Rule):
         """,
             line=7,
             column=5,
+            message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            from coredis import Redis
+            from coredis.recipes.locks import LuaLock
+
+            client = Redis()
+
+
+            async def run(job):
+                async with LuaLock(client, f"lock:{job}"):
+                    await work(job)
+
+        """,
+            line=8,
+            column=16,
             message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
         ),
     ]

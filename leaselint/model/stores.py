@@ -475,6 +475,8 @@ LOCKS: tuple[LockSpec, ...] = (
     LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     # python-redis-lock: expire=None means no expiry.
     LockSpec("redis_lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "expire"),)),
+    # coredis: LuaLock(client, name, timeout=None) never expires without a timeout.
+    LockSpec("coredis.recipes.locks.LuaLock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     # pottery and sherlock give every lock a default lifetime.
     LockSpec("pottery.Redlock", method=False, key=Arg(None, "key"), default_lifetime=True),
     LockSpec("sherlock.Lock", method=False, key=Arg(0, "lock_name"), default_lifetime=True),
