@@ -134,6 +134,12 @@ class LeaseFixer:
 
     def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
         self_name = release.scope.self_name
+        for claim in claims:
+            if _free_names(claim.key_shape) & set(claim.scope.params):
+                raise NoFix(
+                    "the key comes from the caller, so one token per object would mix leases: "
+                    "return a fresh token from the claim and pass it to the release"
+                )
         reusable = all(self._self_attr(c) is not None and not self._weak(c) for c in claims)
         attrs = {self._self_attr(c) for c in claims}
         if reusable and len(attrs) == 1:
@@ -147,9 +153,24 @@ class LeaseFixer:
                 if self._check_insertable(c)
             ]
             return Token(f"{self_name}.{attr}", edits, Applicability.UNSAFE)
+        attrs_used = {self._self_attr(c) for c in claims}
+        if len(attrs_used) == 1 and None not in attrs_used and self._made_in_init(claims[0], next(iter(attrs_used))):
+            # The claim stores `self.x` (made once in __init__): renew `self.x` at each claim, so that
+            # every other reader of it (an extend, a refresh) sees the token the claim stored.
+            shared = attrs_used.pop()
+            edits = [
+                self._insert_before(c.statement, f"{c.scope.self_name}.{shared} = secrets.token_hex(16)")
+                for c in claims
+                if self._check_insertable(c)
+            ]
+            return Token(f"{self_name}.{shared}", edits, Applicability.UNSAFE, new_token=True)
         token = self._new_token(claims, attr, Applicability.UNSAFE, on_self=True)
         token.code = f"{self_name}.{attr}"
         return token
+
+    def _made_in_init(self, claim: Claim, attr: str) -> bool:
+        values = self.model.resolver.self_attr_values(attr, claim.scope)
+        return bool(values) and all(where.name == "__init__" for _, where in values)
 
     def _self_attr(self, claim: Claim) -> str | None:
         value = claim.value
@@ -206,7 +227,7 @@ class LeaseFixer:
                 fix = self.checked_release(lease, release, with_header=False)
                 edits.extend(fix.edits)
                 logging = logging or (release.usage in ("statement", "inline") and not release.in_pipeline)
-                blind = True
+                blind = blind or not lease.claims[0].store.release_form
                 new_token = True
         edits.extend(self.header_edit(logging=logging, secrets=new_token, script=blind))
         same_function = all(r.scope is claim.scope for r in releases)
@@ -231,7 +252,7 @@ class LeaseFixer:
                 a.keyword is not None and a.keyword.value == setting and self._text(a.value) == "True" for a in client.args
             ):
                 raise NoFix(why)
-        awaited = "await " if release.awaited else ""
+        awaited = self._awaited(release)
         receiver, key = self._text(release.receiver), self._text(release.key)
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
         statement = replace if replace is not None else release.statement
@@ -335,6 +356,12 @@ class LeaseFixer:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value GETDEL returned")
+        if release.check is not None:
+            # A client-side check before the release: the `if` that only guards it goes, and its
+            # token is kept unless it is as weak as the claim's (then a fresh one is made).
+            replace = replace or whole_guard(release)
+            if token_code is None and release.check.token is not None and not self._weak_check(lease, release):
+                token_code = self._text(release.check.token)
         token = Token(token_code) if token_code is not None else self.token_for(lease, release)
         store_edit = self._store_release(lease, release, token.code, replace)
         if store_edit is not None:
@@ -367,9 +394,31 @@ class LeaseFixer:
             )
         return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
 
+    def _awaited(self, release: Release) -> str:
+        """`await ` for a coroutine: an awaited release, or one in async code on a client claimed with await."""
+        if release.awaited:
+            return "await "
+        if release.scope.is_async and any(
+            c.awaited and c.receiver_shape == release.receiver_shape for c in self.model.claims
+        ):
+            return "await "
+        return ""
+
+    def _weak_check(self, lease: Lease, release: Release) -> bool:
+        """The client-side check compares with a value as weak as the claim's (the same constant)."""
+        check = release.check
+        for claim in lease.claims:
+            if claim.value is not None and check is not None and check.token is not None:
+                same = self.model.resolver.shape(check.token, release.scope) == self.model.resolver.shape(
+                    claim.value, claim.scope
+                )
+                if same and self._weak(claim):
+                    return True
+        return False
+
     def report_outcome(self, release: Release, call: str, replace: cst.CSTNode | None = None) -> Edit:
         """`call` in place of the release; where its result was thrown away, log when it deleted nothing."""
-        awaited = "await " if release.awaited else ""
+        awaited = self._awaited(release)
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         if release.usage == "statement":
             statement = replace if replace is not None else release.statement
@@ -512,6 +561,26 @@ class LeaseFixer:
                 return start, False
             after_stdlib = after
         return self.model.header_position, False
+
+
+def whole_guard(release: Release) -> cst.CSTNode | None:
+    """The `if get(k) == token:` around a release when it guards nothing else, to replace whole."""
+    check = release.check
+    guard = check.guard if check is not None else None
+    if guard is None or guard.orelse is not None or release.usage != "statement":
+        return None
+    body = guard.body
+    if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
+        return guard
+    return None
+
+
+def _free_names(shape) -> set[str]:
+    if isinstance(shape, tuple):
+        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
+            return {shape[1]}
+        return set().union(*(_free_names(part) for part in shape)) if shape else set()
+    return set()
 
 
 def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:

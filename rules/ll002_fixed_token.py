@@ -368,11 +368,11 @@ class FixedToken(Rule):
                     self.owner = f"{os.getpid()}-{threading.get_ident()}"
 
                 def acquire(self):
-                    self._lease_token = secrets.token_hex(16)
-                    return self.client.set(self.key, self._lease_token, nx=True, ex=30)
+                    self.owner = secrets.token_hex(16)
+                    return self.client.set(self.key, self.owner, nx=True, ex=30)
 
                 def release(self):
-                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.owner):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.UNSAFE,

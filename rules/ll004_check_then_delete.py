@@ -2,8 +2,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import libcst as cst
-
 from leaselint.diagnostics import Applicability, Diagnostic
 from leaselint.model.keys import code_of
 from leaselint.rewrite import NoFix
@@ -297,23 +295,8 @@ class CheckThenDelete(Rule):
                 try:
                     if check.read is release or check.token is None:
                         raise NoFix("compare and delete in one server step (LL001's compare-and-delete)")
-                    fix = context.fixer.checked_release(
-                        lease, release, token_code=code_of(check.token), replace=_whole_guard(check, release)
-                    )
+                    fix = context.fixer.checked_release(lease, release)
                 except NoFix as why:
                     fix = None
                     message += f" (no automatic fix: {why})"
                 yield self.at_event(release, message, fix)
-
-
-def _whole_guard(check, release) -> cst.CSTNode | None:
-    """The `if` around the release when it guards nothing else, to replace whole."""
-    guard = check.guard
-    if guard is None or guard.orelse is not None or release.usage != "statement":
-        return None
-    body = guard.body
-    if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
-        return guard
-    return None
-
-

@@ -71,3 +71,35 @@ def test_safe_fix_alone_gives_the_same_text():
     """LL002's fix is safe here (one function), and it carries LL001's release with it."""
     result = _lint(CONSTANT_TOKEN, fix=True)
     assert result.fixed_text == ONE_TOKEN_ONE_RELEASE
+
+
+CHECKED_CONSTANT = textwrap.dedent(
+    """\
+    import redis
+
+    r = redis.Redis(decode_responses=True)
+
+
+    def run(job):
+        key = f"lock:{job}"
+        if r.set(key, "1", nx=True, ex=30):
+            try:
+                work(job)
+            finally:
+                if r.get(key) == "1":
+                    r.delete(key)
+    """
+)
+
+
+def test_ll002_and_ll004_replace_the_guard_that_compared_the_old_constant():
+    """The client-side check compared the constant the claim no longer stores: it goes whole."""
+    result = lint_text(
+        SourceText(CHECKED_CONSTANT), "jobs.py", Settings(select=frozenset({"LL002", "LL004"}), fix=True)
+    )
+    assert result.internal_errors == []
+    assert result.diagnostics == []
+    fixed = result.fixed_text
+    assert '    token = secrets.token_hex(16)\n    if r.set(key, token, nx=True, ex=30):\n' in fixed
+    assert "r.get(key)" not in fixed
+    assert "            if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):\n" in fixed
