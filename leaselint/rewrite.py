@@ -416,6 +416,20 @@ class LeaseFixer:
                     return True
         return False
 
+    def drop_release(self, release: Release) -> Fix:
+        """A delete after a failed claim frees the other holder's claim: it goes (a `pass` keeps the block)."""
+        guard = release.after_failed_claim
+        if release.usage != "statement" or guard is None:
+            raise NoFix("the delete is part of a larger statement")
+        branch = guard.body if _holds_node(guard.body, release.statement) else guard.orelse.body  # type: ignore[union-attr]
+        alone = isinstance(branch, cst.IndentedBlock) and len(branch.body) == 1
+        if alone:
+            edit = self._replace(release.statement, "pass")
+        else:
+            start, _ = self._range(release.statement)
+            edit = Edit(Position(start.line, 0), Position(start.line + 1, 0), "")
+        return Fix("Remove the delete: after a failed claim the key is another worker's", (edit,), Applicability.SAFE)
+
     def report_outcome(self, release: Release, call: str, replace: cst.CSTNode | None = None) -> Edit:
         """`call` in place of the release; where its result was thrown away, log when it deleted nothing."""
         awaited = self._awaited(release)
@@ -561,6 +575,19 @@ class LeaseFixer:
                 return start, False
             after_stdlib = after
         return self.model.header_position, False
+
+
+def _holds_node(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if node is target:
+                found.append(True)
+            return not found
+
+    tree.visit(Finder())
+    return bool(found)
 
 
 def whole_guard(release: Release) -> cst.CSTNode | None:

@@ -17,10 +17,20 @@ class BlindRelease(Rule):
     create (`set(key, value, nx=True, ...)`, `setnx`, `SET ... NX`).
 
     Only leases are reported: a key that is both claimed and released in the
-    module. A cache entry (`set(k, v, ex=60)` then `delete(k)`) and an
-    idempotency marker (claimed, never released) are not. A delete inside a
-    function meant to break a lock whoever holds it (`break_`, `reset`,
-    `clear`, or a name with `force`) is taken as deliberate and not reported.
+    module. Not leases, and not reported: a cache entry (`set(k, v, ex=60)`
+    then `delete(k)`); an idempotency marker (claimed, never released); an NX
+    write whose answer is never read, unless its key names a lock (`lock`,
+    `lease`, `mutex`, ...): that is a cache write; a key that is also counted
+    (`incr`: a rate limit); a store API wrapper that hands its caller's key on
+    (`def delete(self, key): self._cache.delete(key)`); and two functions that
+    only share a parameter name, unless the releasing one is named for it
+    (`release_lock(key)`). A delete meant to break a lock whoever holds it is
+    taken as deliberate: in a function named for it (`break_`, `reset`,
+    `clear`, `admin...`, or a name with `force` or `stale`) or under
+    `if force:`.
+
+    A delete in the branch where the claim failed (`if not r.set(...):
+    r.delete(key)`) is reported too: the key is another worker's claim.
     A release after a client-side compare is LL004; one queued after
     `multi()` in a WATCH/MULTI/EXEC transaction is correct.
 
@@ -88,7 +98,8 @@ class BlindRelease(Rule):
     the release as a local or as an attribute on `self`. It is also unsafe in
     a pipeline, whose result arrives in `execute()`. When the claim is in
     another function, or the release deletes other keys too, there is no
-    automatic fix and the message says why.
+    automatic fix and the message says why. A delete after a failed claim is
+    removed (**safe**: the key was never this worker's).
 
     ## References
     - Redis, "Distributed Locks with Redis": https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
@@ -296,6 +307,88 @@ class BlindRelease(Rule):
                 def delete(self, key):
                     key = self.make_key(key)
                     return bool(self._cache.delete(key))
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            class Lock:
+                def __init__(self, name):
+                    self.key = f"lock:{name}"
+
+                def acquire(self, token):
+                    return r.set(self.key, token, nx=True, ex=30)
+
+                def release(self, force=False):
+                    if force:
+                        r.delete(self.key)
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def cache_user(user_id, data):
+                r.set(f"user:{user_id}", data, nx=True, ex=300)
+
+
+            def invalidate_user(user_id):
+                r.delete(f"user:{user_id}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def hit(client_ip):
+                key = f"rate:{client_ip}"
+                if r.set(key, 0, nx=True, ex=60):
+                    pass
+                return r.incr(key)
+
+
+            def reset(client_ip):
+                r.delete(f"rate:{client_ip}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def cache_delete(key):
+                r.delete(key)
+        """
+        ),
+        Valid(
+            """\
+            from myproject.cache import mc
+
+
+            def run(job):
+                lock_key = "lock:%s" % job
+                if not mc.add(lock_key, "1", 60):
+                    return False
+                try:
+                    work(job)
+                finally:
+                    mc.delete(lock_key)
 
         """
         ),
@@ -1016,6 +1109,91 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if not r.set(key, token, nx=True, ex=30):
+                    r.delete(key)
+                    return False
+                work(job)
+                return True
+        """,
+            line=9,
+            column=9,
+            fixed="""\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if not r.set(key, token, nx=True, ex=30):
+                    return False
+                work(job)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            def acquire_lock(conn, lockname, identifier):
+                if conn.setnx("lock:" + lockname, identifier):
+                    conn.expire("lock:" + lockname, 10)
+                    return identifier
+                return False
+
+
+            def release_lock(conn, lockname):
+                lockname = "lock:" + lockname
+                conn.delete(lockname)
+        """,
+            line=10,
+            column=5,
+            message_contains='the claim is in another function',
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == '1' then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    work(job)
+                    return r.eval(RELEASE, 1, f"lock:{job}")
+
+        """,
+            line=10,
+            column=16,
+            fixed="""\
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+            RELEASE = "if redis.call('get', KEYS[1]) == '1' then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    work(job)
+                    return r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token)
+
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
@@ -1024,12 +1202,21 @@ class BlindRelease(Rule):
             for release in lease.releases:
                 if release.checked or release.deliberate or release.transactional or release.check:
                     continue
-                message = (
-                    f"`{release.method}` releases lease `{code_of(release.key)}` without checking the holder: "
-                    "after its deadline it frees another worker's claim"
-                )
+                if release.after_failed_claim is not None:
+                    message = (
+                        f"`{release.method}` of `{code_of(release.key)}` runs after the claim failed: "
+                        "the key is another worker's claim, and this frees it"
+                    )
+                else:
+                    message = (
+                        f"`{release.method}` releases lease `{code_of(release.key)}` without checking the holder: "
+                        "after its deadline it frees another worker's claim"
+                    )
                 try:
-                    fix = context.fixer.checked_release(lease, release)
+                    if release.after_failed_claim is not None:
+                        fix = context.fixer.drop_release(release)
+                    else:
+                        fix = context.fixer.checked_release(lease, release)
                 except NoFix as why:
                     fix = None
                     message += f" (no automatic fix: {why})"

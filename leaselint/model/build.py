@@ -100,7 +100,9 @@ def build_model(module: cst.Module) -> LeaseModel:
     classifier.run()
     return LeaseModel(
         module=module,
-        leases=pair(classifier.claims, classifier.releases, classifier.writes, classifier.expiries),
+        leases=pair(
+            classifier.claims, classifier.releases, classifier.writes, classifier.expiries, classifier.counted
+        ),
         claims=classifier.claims,
         releases=classifier.releases,
         writes=classifier.writes,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from leaselint.diagnostics import Position
@@ -11,10 +13,6 @@ from leaselint.model.keys import Resolver, extends, literal_string
 from leaselint.model.scope import Scope, count_names
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.walk import CallSite, Walker, dotted
-
-# Functions that delete a lock key on purpose, whoever holds it.
-DELIBERATE_RELEASES = frozenset({"break_", "break_lock", "reset", "clear", "reset_all", "clear_all"})
-
 
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
     if where.keyword is not None:
@@ -59,9 +57,16 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
     return node is None or (isinstance(node, cst.Name) and node.value == "None")
 
 
-def _deliberate(scope: Scope) -> bool:
-    name = scope.name.lower()
-    return name in DELIBERATE_RELEASES or "force" in name
+def _deliberate(site: CallSite) -> bool:
+    """A force path: a function named for it, or an `if force:` around the call."""
+    name = site.scope.name.lower().lstrip("_")
+    if name in stores.FORCE_NAMES or name.startswith("admin") or any(w in name for w in stores.FORCE_WORDS):
+        return True
+    return any(_mentions_force(guard.test) for guard in site.guards)
+
+
+def _mentions_force(test: cst.BaseExpression) -> bool:
+    return any(word in _code(test).lower() for word in stores.FORCE_WORDS)
 
 
 def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
@@ -82,6 +87,10 @@ def _last_name(node: cst.BaseExpression) -> str:
     return ""
 
 
+_DELETES = re.compile(r"""call\(\s*['"](?:del|unlink)['"]""", re.IGNORECASE)
+_COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
+
+
 def _code(node: cst.BaseExpression) -> str:
     return cst.Module(body=[]).code_for_node(node).strip()
 
@@ -100,6 +109,11 @@ def _other_side(comparison: cst.Comparison, call: cst.Call, name: str | None) ->
     if _holds(left, call, name):
         return None if _holds(right, call, name) else right
     return left if _holds(right, call, name) else None
+
+
+def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
+    """`ok` where `ok = r.set(...)` is the claim."""
+    return isinstance(node, cst.Name) and walker.assigned.get(id(claim.call)) == node.value
 
 
 def _holds(operand: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
@@ -129,17 +143,26 @@ class Classifier:
         self.expiries: list[Expire] = []
         self.locks: list[LockObject] = []
         self.transaction_calls: list[tuple[str, CallSite]] = []
+        # (receiver shape, key shape) of every counted key.
+        self.counted: set = set()
+        self.sites: dict[int, CallSite] = {}
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
         for site in self.walker.calls:
             method = site.call.func.attr.value  # type: ignore[union-attr]
+            self.sites[id(site.call)] = site
             if method in watch or method in multi:
                 self.transaction_calls.append(("multi" if method in multi else "watch", site))
+            if method in stores.counter_methods() and site.call.args:
+                receiver, scope, _ = self._receiver(site)
+                key = site.call.args[0].value
+                self.counted.add((self.resolver.shape(receiver, scope), self.resolver.shape(key, site.scope)))
             self._classify(site, method)
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         for release in self.releases:
+            release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
             if release.in_pipeline and not release.transactional and self._after(release, "watch"):
                 # After watch() a pipeline runs each command at once.
@@ -394,6 +417,25 @@ class Classifier:
 
     # Transactions and client-side checks ----------------------------------
 
+    def _after_failed_claim(self, release: Release) -> cst.If | None:
+        """In the branch where a claim of the same key just failed: `if not r.set(k, ...): r.delete(k)`."""
+        site = self.sites.get(id(release.call))
+        if site is None:
+            return None
+        for guard in site.guards:
+            for claim in self.claims:
+                if claim.scope is not release.scope or claim.key_shape != release.key_shape:
+                    continue
+                test = guard.test
+                negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+                inner = test.expression if negated else test
+                if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker)):
+                    continue
+                in_body = _holds(guard.body, release.call, None)
+                if (negated and in_body) or (not negated and not in_body):
+                    return guard
+        return None
+
     def _after(self, release: Release, wanted: str) -> bool:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
         if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
@@ -460,8 +502,12 @@ class Classifier:
                 keys = [_first_item(keys[0])]
         else:
             keys = positional_args(call)
-        if spec.script is not None and not self._deletes(get_arg(call, spec.script), site.scope):
-            return []
+        checked = spec.checked
+        if spec.script is not None:
+            kind = self._script_kind(get_arg(call, spec.script), site.scope)
+            if kind is None:
+                return []
+            checked = kind == "checked"
         keys = [k for k in keys if k is not None]
         token = get_arg(call, spec.token) if spec.token is not None else None
         if spec.key_in_list:
@@ -473,11 +519,11 @@ class Classifier:
                 Release(
                     **common,
                     spec=spec,
-                    checked=spec.checked,
+                    checked=checked,
                     in_pipeline=in_pipeline,
                     usage=site.usage,
                     other_keys=len(keys) - 1,
-                    deliberate=_deliberate(site.scope),
+                    deliberate=_deliberate(site),
                     token=token,
                 )
             )
@@ -506,38 +552,54 @@ class Classifier:
                     spec=spec,
                     checked=spec.checked or document.checked,  # type: ignore[union-attr]
                     usage=site.usage,
-                    deliberate=_deliberate(site.scope),
+                    deliberate=_deliberate(site),
                     token=document.token,  # type: ignore[union-attr]
                     document=document,
                 )
             )
         return found_releases
 
-    def _deletes(self, script: cst.BaseExpression | None, scope: Scope) -> bool:
-        """A script counts as a release when its text deletes a key after comparing an argument."""
+    def _script_kind(self, script: cst.BaseExpression | None, scope: Scope) -> str | None:
+        """What a script does to its key: "checked" (compares an argument, then deletes), "blind"
+        (deletes without comparing one: a literal, or nothing), or None (it deletes nothing)."""
         text = self._string_value(script, scope)
-        return text is not None and "del" in text.lower() and "ARGV" in text
+        if text is None or not _DELETES.search(text):
+            return None
+        return "checked" if _COMPARES_ARGUMENT.search(text) else "blind"
 
     def _string_value(self, node: cst.BaseExpression | None, scope: Scope) -> str | None:
+        """The text of a script: a literal, or a name or `self` attribute set once to one."""
         if node is None:
             return None
         if isinstance(node, cst.Name):
             found = self.resolver.single_value(node.value, scope)
             return self._string_value(found[0], found[1]) if found else None
+        if isinstance(node, cst.Attribute) and self.resolver.is_self(node.value, scope):
+            values = self.resolver.self_attr_values(node.attr.value, scope)
+            if len(values) == 1 and values[0][0] is not None:
+                return self._string_value(values[0][0], values[0][1])
         return literal_string(node)
 
 
-def pair(claims: list[Claim], releases: list[Release], writes: list[Write], expiries: list[Expire]) -> list[Lease]:
-    """Leases: claims and releases of one key of one client; writes and expiries next to their claims."""
+def pair(
+    claims: list[Claim], releases: list[Release], writes: list[Write], expiries: list[Expire], counted: set
+) -> list[Lease]:
+    """Leases: claims and releases of one key of one client; writes and expiries next to their claims.
+
+    Not leases: a counted key (a rate limit), a key whose claim is never asked for its answer and
+    does not name a lock (a cache write), and store API wrappers.
+    """
     leases: dict[tuple, Lease] = {}
     for claim in claims:
         ident = (claim.receiver_shape, claim.key_shape)
+        if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape)):
+            continue
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
         if lease is None or _passes_through(release):
             continue
-        if any(not _rebound_between(claim, release) and not _passes_through(claim) for claim in lease.claims):
+        if any(_paired(claim, release) for claim in lease.claims):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
@@ -550,6 +612,32 @@ def pair(claims: list[Claim], releases: list[Release], writes: list[Write], expi
                 if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+def _paired(claim: Claim, release: Release) -> bool:
+    if _rebound_between(claim, release) or _passes_through(claim):
+        return False
+    if claim.scope is not release.scope and _bare_parameter(claim) and _bare_parameter(release):
+        # `acquire_lock(key)` and `release_lock(key)` are a pair; `acquire_lock(key)` and
+        # `cache_delete(key)` only share a parameter name.
+        name = release.scope.name.lower()
+        return any(word in name for word in stores.RELEASE_WORDS)
+    return True
+
+
+def _bare_parameter(event) -> bool:
+    return isinstance(event.key, cst.Name) and event.key.value in event.scope.params
+
+
+def _unanswered(claim: Claim) -> bool:
+    if claim.spec.answers_by_raising:
+        return False
+    return claim.usage == "statement" or (claim.result_name is not None and claim.result_reads == 0)
+
+
+def _names_a_lock(shape) -> bool:
+    text = repr(shape).lower()
+    return any(word in text for word in stores.LOCK_KEY_WORDS)
 
 
 def _passes_through(event) -> bool:

@@ -73,6 +73,9 @@ class Release(Event):
     deliberate: bool = False
     # The holder token a checked release compares with.
     token: cst.BaseExpression | None = None
+    # The `if` whose branch runs when the claim failed (`if not r.set(...): r.delete(k)`): the release
+    # there frees another worker's claim.
+    after_failed_claim: cst.If | None = None
     # Queued after `multi()` on a watched pipeline: a WATCH/MULTI/EXEC transaction.
     transactional: bool = False
     # A compare done in the client before this release (GET then compare then DEL).

@@ -43,6 +43,8 @@ class Resolver:
 
     def __init__(self, module_scope: Scope) -> None:
         self.module_scope = module_scope
+        # Parameters being resolved through their own rebinding: inside it they are themselves.
+        self._frozen: set[str] = set()
 
     # Names and attributes -------------------------------------------------
 
@@ -109,6 +111,18 @@ class Resolver:
         return ("code", re.sub(r"\s+", "", code_of(node)))
 
     def _name_shape(self, name: str, scope: Scope, depth: int) -> Shape:
+        if name in self._frozen:
+            return ("name", name)
+        where = self.defining_scope(name, scope)
+        if where is not None and name in where.params:
+            # `lockname = "lock:" + lockname`: the parameter, rebuilt once from itself.
+            values = where.bindings.get(name, [])
+            if len(values) == 1 and isinstance(values[0], cst.BaseExpression) and _mentions(values[0], name):
+                self._frozen.add(name)
+                try:
+                    return self.shape(values[0], where, depth + 1)
+                finally:
+                    self._frozen.discard(name)
         found = self.single_value(name, scope)
         if found is not None:
             value, where = found
@@ -241,6 +255,18 @@ def _append(merged: list, part) -> None:
             merged[-1] += part
             return
     merged.append(part)
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Name(self, visited: cst.Name) -> None:
+            if visited.value == name:
+                found.append(True)
+
+    node.visit(Finder())
+    return bool(found)
 
 
 def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:

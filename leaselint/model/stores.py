@@ -129,6 +129,8 @@ class Store:
     writes: tuple[WriteSpec, ...] = ()
     reads: tuple[ReadSpec, ...] = ()
     expiries: tuple[ExpireSpec, ...] = ()
+    # Calls that count on a key: a key that is counted is a counter (a rate limit), not a lease.
+    counters: tuple[str, ...] = ()
     # Calls on a pipeline: after `watch` commands run at once, after `multi` they are queued.
     watch: tuple[str, ...] = ()
     multi: tuple[str, ...] = ()
@@ -211,6 +213,7 @@ REDIS = Store(
         ExpireSpec("expireat", key=_KEY, ttl=Arg(1, "when"), unit="exat"),
         ExpireSpec("pexpireat", key=_KEY, ttl=Arg(1, "when"), unit="pxat"),
     ),
+    counters=("incr", "incrby", "decr", "decrby", "incrbyfloat"),
     watch=("watch",),
     multi=("multi",),
     pipelines=("pipeline", "transaction"),
@@ -321,7 +324,8 @@ FLASK_CACHE = Store(
 PYMEMCACHE = Store(
     name="pymemcache",
     modules=("pymemcache",),
-    client_names=("mc", "memcache", "memcached", "mc_client"),
+    # Known by import only: memcached clients of other libraries go by the same names.
+    client_names=(),
     claims=(
         ClaimSpec(
             "add",
@@ -511,6 +515,20 @@ def expire_specs(method: str) -> list[tuple[Store, ExpireSpec]]:
 def transaction_methods() -> tuple[set[str], set[str]]:
     """(watch-like, multi-like) pipeline methods of every store."""
     return {n for s in STORES for n in s.watch}, {n for s in STORES for n in s.multi}
+
+
+# Words of a key that names a lock. A claim whose answer is never read is a lease only with them:
+# otherwise it is a cache write or a counter's first value.
+LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
+# Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
+FORCE_WORDS = ("force", "stale", "break")
+FORCE_NAMES = frozenset({"reset", "clear", "reset_all", "clear_all"})
+# Words of a function that releases a lease handed to it by key alone (`release_lock(key)`).
+RELEASE_WORDS = ("release", "unlock", "free", "lock", "lease", "exit", "done", "finish")
+
+
+def counter_methods() -> frozenset[str]:
+    return frozenset(name for store in STORES for name in store.counters)
 
 
 def method_names() -> frozenset[str]:

@@ -18,6 +18,8 @@ class CallSite:
     statement: cst.CSTNode
     insertable: bool
     usage: str
+    # The `if` statements around the call, outermost first.
+    guards: tuple = ()
 
 
 class Walker(cst.CSTVisitor):
@@ -284,7 +286,8 @@ class Walker(cst.CSTVisitor):
             return
         statement, insertable = self.statements[-1]
         usage = self.statement_calls.get(id(node), "expression")
-        self.calls.append(CallSite(node, self.scope, statement, insertable, usage))
+        guards = tuple(found for found, _ in self.statements if isinstance(found, cst.If))
+        self.calls.append(CallSite(node, self.scope, statement, insertable, usage, guards))
 
 
 def _dotted(node: cst.BaseExpression) -> str:
