@@ -20,6 +20,8 @@ from leaselint.model.scope import count_names
 from leaselint.model.values import FIXED, GUESSABLE
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
+# A conditional delete's own condition, replaced whole by the fix's.
+CONDITION_KEYWORDS = frozenset({"ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues"})
 SCRIPT_TEXT = (
     "(\n"
     "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
@@ -278,7 +280,7 @@ class LeaseFixer:
             if document is None or document.token_field is None:
                 raise NoFix("the claim stores no owner attribute to check")
             field = document.token_field
-            call = self._text(release.call)[:-1].rstrip().removesuffix(",")
+            call = self._call_without(release.call, CONDITION_KEYWORDS)
             if release.document is not None and release.document.table is not None:
                 kind = document.token_type or "S"
                 call += (
@@ -315,6 +317,20 @@ class LeaseFixer:
                 return self._replace(release.call, f"{txn}[0]")
             return self._replace(statement, f"if not {txn}[0]:\n{inner}{report}")
         raise NoFix(f"no checked release is known for {store.name}")
+
+    def _call_without(self, call: cst.Call, keywords: frozenset[str]) -> str:
+        """A call's text up to its last kept argument, without the named keyword arguments."""
+        kept = [arg for arg in call.args if arg.keyword is None or arg.keyword.value not in keywords]
+        if len(kept) == len(call.args):
+            return self._text(call)[:-1].rstrip().removesuffix(",")
+        parts = []
+        for arg in kept:
+            value = self._text(arg.value)
+            if arg.keyword is not None:
+                parts.append(f"{arg.keyword.value}={value}")
+            else:
+                parts.append(f"{arg.star}{value}")
+        return f"{self._text(call.func)}({', '.join(parts)}"
 
     def release_call(self, lease: Lease, release: Release, token: str) -> str:
         """The store's token-checked release, as the claim's store writes it."""

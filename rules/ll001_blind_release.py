@@ -1170,7 +1170,6 @@ class BlindRelease(Rule):
                 if r.set(f"lock:{job}", token, nx=True, ex=30):
                     work(job)
                     return r.eval(RELEASE, 1, f"lock:{job}")
-
         """,
             line=10,
             column=16,
@@ -1190,7 +1189,46 @@ class BlindRelease(Rule):
                 if r.set(f"lock:{job}", token, nx=True, ex=30):
                     work(job)
                     return r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import boto3
+            from boto3.dynamodb.conditions import Attr
 
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token, now):
+                table.put_item(
+                    Item={"lock_id": job, "owner": token, "expires_at": now + 30},
+                    ConditionExpression=Attr("lock_id").not_exists() | Attr("expires_at").lt(now),
+                )
+                work(job)
+                table.delete_item(Key={"lock_id": job}, ConditionExpression=Attr("lock_id").eq(job))
+        """,
+            line=13,
+            column=5,
+            fixed="""\
+            import logging
+
+            import boto3
+            from boto3.dynamodb.conditions import Attr
+
+            table = boto3.resource("dynamodb").Table("locks")
+
+
+            def run(job, token, now):
+                table.put_item(
+                    Item={"lock_id": job, "owner": token, "expires_at": now + 30},
+                    ConditionExpression=Attr("lock_id").not_exists() | Attr("expires_at").lt(now),
+                )
+                work(job)
+                try:
+                    table.delete_item(Key={"lock_id": job}, ConditionExpression=Attr("owner").eq(token))
+                except table.meta.client.exceptions.ConditionalCheckFailedException:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
         """,
             applicability=Applicability.SAFE,
         ),

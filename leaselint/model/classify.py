@@ -603,6 +603,7 @@ def pair(
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
+        _check_document_conditions(lease)
         for write in writes:
             if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
                 if any(_near(write, claim) for claim in lease.claims):
@@ -612,6 +613,22 @@ def pair(
                 if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+def _check_document_conditions(lease: Lease) -> None:
+    """A conditional delete is token-checked only if its condition names the claim's token field
+    (a condition on the key alone, `attribute_exists(pk)`, frees whoever holds it)."""
+    fields = {c.document.token_field for c in lease.claims if c.document is not None and c.document.token_field}
+    for release in lease.releases:
+        document = release.document
+        if not fields or document is None or not release.checked or release.spec.self_evident:
+            continue
+        if release.spec.form == "mongo":
+            release.checked = bool(fields & set(document.fields))
+            continue
+        condition = [documents.keyword(release.call, k) for k in ("ConditionExpression", "ExpressionAttributeNames")]
+        text = " ".join(_code(node) for node in condition if node is not None)
+        release.checked = any(re.search(rf"\b{re.escape(field)}\b", text) for field in fields)
 
 
 def _paired(claim: Claim, release: Release) -> bool:
