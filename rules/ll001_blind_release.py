@@ -30,7 +30,10 @@ class BlindRelease(Rule):
     `if force:`.
 
     A delete in the branch where the claim failed (`if not r.set(...):
-    r.delete(key)`) is reported too: the key is another worker's claim.
+    r.delete(key)`) is reported too: the key is another worker's claim; and
+    so is a plain delete of the key a lock object stands on (`lock =
+    r.lock(key, timeout=30)` ... `r.delete(key)`), which bypasses the
+    lock's own token check.
     A release after a client-side compare is LL004; one queued after
     `multi()` in a WATCH/MULTI/EXEC transaction is correct.
 
@@ -1232,6 +1235,25 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                lock = r.lock(f"lock:{job}", timeout=30)
+                if lock.acquire(blocking=False):
+                    try:
+                        work(job)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """,
+            line=12,
+            column=13,
+            message_contains='`delete` deletes the key of lock `f"lock',
+        ),
     ]
 
 
@@ -1259,5 +1281,11 @@ class BlindRelease(Rule):
                     fix = None
                     message += f" (no automatic fix: {why})"
                 yield self.at_event(release, message, fix)
+        for release in context.model.lock_key_deletes:
+            yield self.at_event(
+                release,
+                f"`{release.method}` deletes the key of lock `{code_of(release.key)}` without checking the holder: "
+                "release through the lock object (`lock.release()`), which checks its token",
+            )
 
 

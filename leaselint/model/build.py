@@ -98,11 +98,11 @@ def build_model(module: cst.Module) -> LeaseModel:
     resolver = Resolver(walker.module_scope)
     classifier = Classifier(walker, positions, resolver)
     classifier.run()
+    leases = pair(classifier.claims, classifier.releases, classifier.writes, classifier.expiries, classifier.counted)
     return LeaseModel(
         module=module,
-        leases=pair(
-            classifier.claims, classifier.releases, classifier.writes, classifier.expiries, classifier.counted
-        ),
+        leases=leases,
+        lock_key_deletes=classifier.lock_key_deletes(leases),
         claims=classifier.claims,
         releases=classifier.releases,
         writes=classifier.writes,

@@ -393,16 +393,33 @@ class Classifier:
         given = [get_arg(call, where) for where in spec.lifetime]
         has_lifetime = spec.default_lifetime or any(not _is_none(node) for node in given if node is not None)
         where = self.positions[call]
+        key = get_arg(call, spec.key)
+        client = call.func.value if spec.method else get_arg(call, Arg(0))  # type: ignore[union-attr]
         self.locks.append(
             LockObject(
                 call=call,
-                key=get_arg(call, spec.key),
+                key=key,
                 has_lifetime=has_lifetime,
                 scope=scope,
                 start=Position(where.start.line, where.start.column),
                 end=Position(where.end.line, where.end.column),
+                receiver_shape=self.resolver.shape(client, scope) if client is not None else None,
+                key_shape=self.resolver.shape(key, scope) if key is not None else None,
             )
         )
+
+    def lock_key_deletes(self, leases: list[Lease]) -> list[Release]:
+        """Blind deletes of a key that a lock object of this module stands on."""
+        leased = {id(r) for lease in leases for r in lease.releases}
+        keys = {(lock.receiver_shape, lock.key_shape) for lock in self.locks if lock.key_shape is not None}
+        return [
+            r
+            for r in self.releases
+            if not r.checked
+            and not r.deliberate
+            and id(r) not in leased
+            and (r.receiver_shape, r.key_shape) in keys
+        ]
 
     def _constructed_lock(self, call: cst.Call, scope: Scope) -> None:
         name = dotted(call.func)

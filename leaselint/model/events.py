@@ -118,6 +118,9 @@ class LockObject:
     scope: Scope
     start: Position
     end: Position
+    # The client and key the lock stands on, when they can be told (`r.lock(name)`, `Lock(r, name)`).
+    receiver_shape: Shape = None
+    key_shape: Shape = None
 
 
 @dataclass(eq=False)
@@ -152,6 +155,8 @@ class LeaseModel:
     locks: list[LockObject]
     # `except LockNotOwnedError: pass` handlers and `suppress(LockError)` items.
     swallowed: list[cst.CSTNode]
+    # Blind deletes of a lock object's key (the lock releases with a token check; this does not).
+    lock_key_deletes: list[Release]
     scopes: list[Scope]
     resolver: Resolver
     origins: Origins
