@@ -19,7 +19,7 @@ from leaselint.report import REPORTERS, statistics
 from leaselint.report.rule_docs import explain, rule_table
 from leaselint.runner import ParseFailure, check_text, lint_bytes, lint_paths, parse
 from leaselint.settings import Settings
-from leaselint.source import atomic_write
+from leaselint.source import write_fixed
 from leaselint.suppress import add_noqa
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -52,7 +52,8 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("paths", nargs=-1, type=click.Path())
+# Not `readable`: a file that cannot be read is an LL000 finding of its own, not the end of the run.
+@click.argument("paths", nargs=-1, type=click.Path(readable=False))
 @click.option("--fix", is_flag=True, help="Write safe fixes.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also write unsafe fixes (with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
@@ -187,7 +188,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
                 result.fixed_count = 0
             else:
                 try:
-                    atomic_write(result.path, source.encode(result.fixed_text))
+                    write_fixed(result.path, source, result.fixed_text)
                 except (OSError, UnicodeEncodeError) as exc:
                     internal = True
                     click.echo(f"leaselint: error: cannot write {result.path}: {exc}", err=True)
@@ -308,7 +309,7 @@ def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
             continue
         try:
             parse(text)
-            atomic_write(result.path, source.encode(text))
+            write_fixed(result.path, source, text)
         except (ParseFailure, OSError, UnicodeEncodeError) as exc:
             internal = True
             click.echo(f"leaselint: error: cannot add noqa to {result.path}: {exc}", err=True)

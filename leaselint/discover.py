@@ -90,7 +90,10 @@ def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[
             return True
         return any(_matches_here(path, name, p, settings.root) for p in patterns)
 
-    for folder, dirs, files in os.walk(root, followlinks=False):
+    # A folder that cannot be listed is handed on as a path of its own: reading it reports why.
+    unlisted: list[OSError] = []
+    for folder, dirs, files in os.walk(root, onerror=unlisted.append, followlinks=False):
+        yield from _drain(unlisted)
         dirs[:] = sorted(
             d for d in dirs if not d.startswith(".") and not skip(os.path.join(folder, d), d)
         )
@@ -98,6 +101,14 @@ def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[
             full = os.path.join(folder, name)
             if name.endswith(SUFFIXES) and not skip(full, name):
                 yield full[2:] if full.startswith("./") else full
+    yield from _drain(unlisted)
+
+
+def _drain(errors: list[OSError]) -> Iterator[str]:
+    while errors:
+        path = os.fspath(errors.pop(0).filename or "")
+        if path:
+            yield path[2:] if path.startswith("./") else path
 
 
 def _matches_here(path: str, name: str, pattern: str, root: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix
+from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
 from leaselint.source import LineIndex
 
 
@@ -16,21 +16,35 @@ def apply_fixes(text: str, fixes: list[Fix], newline: str = "\n") -> tuple[str, 
     """Apply every fix whose edits do not overlap an earlier fix's; return the text and the fixes applied.
 
     An edit identical to one already taken (two fixes adding the same import) is shared, not repeated.
+    A fix left out here is left for the next pass, on the text this one returns. A fix whose own
+    edits overlap each other, or run backwards, is never applied.
     """
     index = LineIndex(text)
     taken: list[tuple[int, int, str]] = []
     applied: list[Fix] = []
-    for fix in sorted(fixes, key=lambda f: min((e.start for e in f.edits), default=None) or (0, 0)):
+    for fix in sorted(fixes, key=lambda f: min((e.start for e in f.edits), default=Position(0, 0))):
         spans = [(index.offset(e.start), index.offset(e.end), _newlines(e, newline)) for e in fix.edits]
+        if not spans or not _well_formed(spans):
+            continue
         fresh = [span for span in spans if span not in taken]
         if any(_overlaps(span, other) for span in fresh for other in taken):
             continue
         taken.extend(fresh)
         applied.append(fix)
     out = text
-    for start, end, content in sorted(taken, key=lambda s: (s[0], s[1]), reverse=True):
+    # From the end backwards, so earlier offsets stay valid; insertions at one point keep their order.
+    order = sorted(range(len(taken)), key=lambda i: (taken[i][0], taken[i][1], i), reverse=True)
+    for start, end, content in (taken[i] for i in order):
         out = out[:start] + content + out[end:]
     return out, applied
+
+
+def _well_formed(spans: list[tuple[int, int, str]]) -> bool:
+    """No edit runs backwards and no two replace the same text (one fix may insert twice at a point)."""
+    if any(start > end for start, end, _ in spans):
+        return False
+    replaced = [span for span in spans if span[0] < span[1]]
+    return not any(_overlaps(a, b) for a in replaced for b in spans if a is not b)
 
 
 def _newlines(edit: Edit, newline: str) -> str:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import stat
+import sys
+import threading
 import traceback
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Collection, Iterable, Iterator
 
-from leaselint.diagnostics import Diagnostic, FileResult, Position
-from leaselint.fix import apply_fixes, fixable
+from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
+from leaselint.fix import apply_fixes, applicable, fixable
 from leaselint.settings import Settings
 from leaselint.source import DecodeError, LineIndex, SourceText, decode
 from leaselint.suppress import directives, split
@@ -18,6 +23,28 @@ UNPARSABLE = "LL000"
 UNUSED_NOQA = "LL100"
 
 
+# libcst's parser is native code that recurses once per level of nesting, on the thread's own stack:
+# too deep a file overflows it and kills the process (a 7,000-term `1+1+...` on the usual 8 MiB).
+# So every parse runs on a thread with a large stack (reserved, only touched as used) and only after
+# CPython's parser, which guards its own recursion, has accepted the nesting.
+STACK_BYTES = 512 * 1024 * 1024
+# CPython caps a parse tree's depth at about three times the recursion limit: at this limit no
+# construct it nests reaches the stack's size in libcst.
+GATE_RECURSION_LIMIT = 1000
+# libcst, the lease model and the rules walk the tree in Python: room for the depth the gate allows.
+DEEP_RECURSION_LIMIT = 60_000
+# Below this many characters no nesting at all reaches the stack's size in libcst, so code that
+# CPython rejects (newer syntax than the running interpreter's) can still be given to libcst.
+SMALL_TEXT = 64_000
+# `a or b or ...` is flat for CPython and nested for libcst: past this size, count the operands.
+FLAT_SAFE_TEXT = 1_000_000
+MAX_BOOL_OPERANDS = 100_000
+TOO_DEEP = "too deeply nested to check"
+# libcst and the lease model take some 20 s and 300 MB a megabyte: past this, only CPython's parser
+# and the prefilter look at a file.
+MAX_CHECK_BYTES = 4 * 1024 * 1024
+
+
 class ParseFailure(Exception):
     def __init__(self, message: str, line: int = 1, column: int = 0) -> None:
         super().__init__(message)
@@ -25,41 +52,178 @@ class ParseFailure(Exception):
         self.column = column
 
 
+_deep = threading.local()
+
+
+def on_big_stack(function):
+    """Run `function` on a thread with STACK_BYTES of stack (inline when already on one)."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        if getattr(_deep, "active", False):
+            return function(*args, **kwargs)
+        outcome: dict = {}
+
+        def target() -> None:
+            _deep.active = True
+            try:
+                outcome["value"] = function(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller's thread as it is
+                outcome["error"] = exc
+
+        try:
+            previous = threading.stack_size(STACK_BYTES)
+        except (ValueError, RuntimeError):
+            return function(*args, **kwargs)
+        try:
+            worker = threading.Thread(target=target, name="leaselint-parse", daemon=True)
+            worker.start()
+        except RuntimeError:
+            return function(*args, **kwargs)
+        finally:
+            threading.stack_size(previous)
+        worker.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    return run
+
+
+@contextmanager
+def recursion_limit(limit: int):
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+@on_big_stack
 def parse(text: str):
+    """The libcst module of `text`, or ParseFailure saying why there is none. Never executes the code."""
     import libcst as cst
 
+    python_error = _python_parse(text)
+    if python_error is not None and len(text) > SMALL_TEXT:
+        raise python_error
     try:
-        return cst.parse_module(text)
+        with recursion_limit(DEEP_RECURSION_LIMIT):
+            return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        raise _syntax_error(text, exc) from None
+        if python_error is not None:
+            raise python_error from None
+        message = exc.message.replace("parser error: ", "")
+        raise ParseFailure(
+            f"cannot parse: libcst does not handle this code, which Python accepts ({message})",
+            exc.raw_line,
+            exc.raw_column,
+        ) from None
     except RecursionError:
-        raise ParseFailure("too deeply nested to parse") from None
+        raise ParseFailure(TOO_DEEP) from None
     except Exception as exc:  # libcst raises a few other types on odd input
-        raise ParseFailure(f"cannot parse: {exc}") from None
+        raise python_error or ParseFailure(f"cannot parse: {exc}") from None
 
 
-def _syntax_error(text: str, exc) -> ParseFailure:
-    """Python's own message and position where it has one; libcst's otherwise."""
+def _python_parse(text: str) -> ParseFailure | None:
+    """CPython's verdict, without compiling or running anything: None when it accepts the text.
+
+    Nesting too deep for CPython raises ParseFailure at once; an ordinary syntax error is returned,
+    for the caller to report unless libcst (which may know newer syntax) accepts the text.
+    """
     import ast
 
     try:
-        ast.parse(text)
+        with recursion_limit(GATE_RECURSION_LIMIT):
+            tree = ast.parse(text)
     except SyntaxError as error:
-        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    message = exc.message.replace("parser error: ", "")
-    return ParseFailure(f"syntax error: {message}", exc.raw_line, exc.raw_column)
+        failure = ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
+        if "too many nested" in error.msg or "too complex" in error.msg:
+            raise ParseFailure(f"{TOO_DEEP}: {error.msg}", failure.line, failure.column) from None
+        return failure
+    except ValueError as error:  # Python 3.11: "source code string cannot contain null bytes"
+        return ParseFailure(f"syntax error: {error}")
+    except (RecursionError, MemoryError):
+        raise ParseFailure(f"{TOO_DEEP}: Python's own parser gives up on it too") from None
+    if len(text) > FLAT_SAFE_TEXT:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.BoolOp) and len(node.values) > MAX_BOOL_OPERANDS:
+                raise ParseFailure(f"{TOO_DEEP}: {len(node.values)} operands of one `and`/`or`", node.lineno)
+    return None
 
 
+def internal_error(what: str, exc: BaseException) -> str:
+    """One line for the user: what failed, at which line of the linted file when that can be told, why,
+    and where in leaselint."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at line {line}" if (line := _line_of(exc)) else ""
+    origin = f" ({_short(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    reason = f"{type(exc).__name__}: {exc}".rstrip(": ").replace("\n", " ")
+    return f"{what} failed{where}: {reason}{origin}"
+
+
+def _short(filename: str) -> str:
+    parts = filename.replace(os.sep, "/").split("/")
+    for anchor in ("leaselint", "rules", "libcst"):
+        if anchor in parts[:-1]:
+            return "/".join(parts[len(parts) - 1 - parts[::-1].index(anchor) :])
+    return parts[-1]
+
+
+def _line_of(exc: BaseException) -> int | None:
+    """The linted line a failure was at: the innermost syntax node or lease event the failing code held."""
+    import libcst as cst
+
+    from leaselint.diagnostics import Position
+
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    tables = [v for f in frames for v in f.f_locals.values() if isinstance(v, dict) and v and _is_positions(v)]
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            start = getattr(value, "start", None)
+            if isinstance(start, Position):
+                return start.line
+            if isinstance(value, cst.CSTNode):
+                for table in tables:
+                    where = table.get(value)
+                    if where is not None:
+                        return where.start.line
+    return None
+
+
+def _is_positions(table: dict) -> bool:
+    import libcst as cst
+
+    key, value = next(iter(table.items()))
+    return isinstance(key, cst.CSTNode) and hasattr(value, "start") and hasattr(value.start, "line")
+
+
+@on_big_stack
 def check_text(text: str, settings: Settings, errors: list[str] | None = None) -> list[Diagnostic]:
-    """Every finding of the selected rules on one text, noqa applied. Raises ParseFailure."""
+    """Every finding of the selected rules on one text, noqa applied. Raises ParseFailure.
+
+    A rule that fails is reported in `errors` and the other rules still run; nesting too deep for
+    the model or a rule to walk is a ParseFailure, like nesting too deep to parse.
+    """
+    module = parse(text)
+    try:
+        with recursion_limit(DEEP_RECURSION_LIMIT):
+            return _check_module(module, text, settings, errors)
+    except RecursionError:
+        raise ParseFailure(TOO_DEEP) from None
+
+
+def _check_module(module, text: str, settings: Settings, errors: list[str] | None) -> list[Diagnostic]:
     from leaselint.model import build_model
     from leaselint.rewrite import LeaseFixer
     from leaselint.rule import Context
     from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
-    module = parse(text)
     model = build_model(module)
     context = Context(model=model, fixer=LeaseFixer(model, settings.release))
     index = LineIndex(text)
@@ -74,10 +238,12 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None) -
             continue
         try:
             found.extend(rule.check(context))
-        except Exception:
+        except RecursionError:
+            raise
+        except Exception as exc:
             failed.add(rule.code)
             if errors is not None:
-                errors.append(f"rule {rule.code} ({rule.name}) failed:\n{traceback.format_exc()}")
+                _add(errors, internal_error(f"rule {rule.code} ({rule.name})", exc))
     found, used = split(found, noqa)
     if audit:
         stale = RULES_BY_CODE[UNUSED_NOQA].stale(noqa, used, failed, set(RULES_BY_CODE), index)
@@ -100,8 +266,8 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]
         return result
-    except Exception:
-        result.internal_errors.append(f"the lease model failed:\n{traceback.format_exc()}")
+    except Exception as exc:
+        _add(result.internal_errors, internal_error("the lease model", exc))
         return result
     if settings.fix:
         text, diagnostics = _fix_until_stable(source, diagnostics, settings, result)
@@ -111,40 +277,79 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     return result
 
 
-def _fix_until_stable(source: SourceText, diagnostics, settings: Settings, result: FileResult):
-    """Apply fixes, re-parse and re-lint, until nothing is left to fix (with a bound).
+def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], settings: Settings, result: FileResult):
+    """Apply the fixes, re-parse and re-lint, until nothing is left to fix (at most MAX_FIX_PASSES times).
 
-    A fix whose result does not parse is dropped and reported; the others still apply.
+    Fixes whose edits overlap go in different passes. Every pass's text parses and has been linted
+    again: a fix whose result does not parse is dropped and reported, that part of the file keeps its
+    text, and its finding is left without a fix. Returns the last good text and its findings.
     """
-    text = source.text
+    text, newline = source.text, source.newline
+    errors = result.internal_errors
+    dropped: set[tuple] = set()
     for _ in range(MAX_FIX_PASSES):
-        fixes = fixable(diagnostics, settings.unsafe_fixes)
-        if not fixes:
+        pending = _pending(diagnostics, settings, dropped)
+        if not pending:
             break
-        new_text, applied = apply_fixes(text, fixes, source.newline)
+        new_text, applied = apply_fixes(text, [fix for _, fix in pending], newline)
         try:
-            new_diagnostics = check_text(new_text, settings, result.internal_errors)
+            new_diagnostics = check_text(new_text, settings, errors)
         except ParseFailure:
-            good = []
-            for fix in applied:
+            _drop_unparsable(text, newline, pending, applied, dropped, errors)
+            if not any(_identity(d) in dropped for d, fix in pending if fix in applied):
+                # Each fix parses alone, not together: take them one at a time.
+                new_text, applied = apply_fixes(text, applied[:1], newline)
                 try:
-                    parse(apply_fixes(text, [fix], source.newline)[0])
-                    good.append(fix)
-                except ParseFailure as exc:
-                    result.internal_errors.append(f"dropped the fix '{fix.message}': its result does not parse ({exc})")
-            if not good:
-                break
-            new_text, applied = apply_fixes(text, good, source.newline)
-            try:
-                new_diagnostics = check_text(new_text, settings, result.internal_errors)
-            except ParseFailure:
-                break
-        except Exception:
-            result.internal_errors.append(f"the lease model failed on fixed text:\n{traceback.format_exc()}")
+                    new_diagnostics = check_text(new_text, settings, errors)
+                except ParseFailure:
+                    break
+            else:
+                continue
+        except Exception as exc:
+            _add(errors, internal_error("the lease model, on the fixed text,", exc))
+            break
+        if new_text == text:
             break
         text, diagnostics = new_text, new_diagnostics
         result.fixed_count += len(applied)
-    return text, diagnostics
+    else:
+        if _pending(diagnostics, settings, dropped):
+            _add(errors, f"the fixes did not settle after {MAX_FIX_PASSES} passes; the text of the last one is kept")
+    return text, [replace(d, fix=None) if _identity(d) in dropped else d for d in diagnostics]
+
+
+def _pending(diagnostics: list[Diagnostic], settings: Settings, dropped: set[tuple]) -> list[tuple[Diagnostic, Fix]]:
+    return [
+        (d, d.fix)
+        for d in diagnostics
+        if d.fix is not None and applicable(d.fix, settings.unsafe_fixes) and _identity(d) not in dropped
+    ]
+
+
+def _identity(diagnostic: Diagnostic) -> tuple:
+    """A finding's fix as it stays from pass to pass, whatever lines the other fixes move."""
+    fix = diagnostic.fix
+    return (diagnostic.code, fix.message, tuple(edit.content for edit in fix.edits)) if fix else (diagnostic.code,)
+
+
+def _drop_unparsable(text, newline, pending, applied, dropped, errors) -> None:
+    for diagnostic, fix in pending:
+        if fix not in applied:
+            continue
+        try:
+            parse(apply_fixes(text, [fix], newline)[0])
+        except ParseFailure as exc:
+            dropped.add(_identity(diagnostic))
+            _add(
+                errors,
+                f"dropped the fix of {diagnostic.code} at line {diagnostic.start.line} ({fix.message}): "
+                f"its result does not parse ({exc}); that code keeps its text",
+            )
+
+
+def _add(errors: list[str], message: str) -> None:
+    if message not in errors:
+        errors.append(message)
 
 
 def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
@@ -155,31 +360,69 @@ def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, 
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(f"cannot decode: {exc}")]
         return result, None
+    if len(data) > MAX_CHECK_BYTES:
+        return _lint_oversized(source, path, settings), source
     return lint_text(source, path, settings), source
 
 
-def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
+def _lint_oversized(source: SourceText, path: str, settings: Settings) -> FileResult:
+    """A file past MAX_CHECK_BYTES: CPython's parser says whether it parses (in seconds), and the
+    file is reported as too large only when its bytes could hold a finding."""
+    from leaselint.prefilter import may_hold_findings
+
+    result = FileResult(path=path, original_text=source.text)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        result = FileResult(path=path)
-        if settings.enabled(UNPARSABLE):
-            result.diagnostics = [unparsable(f"cannot read: {exc.strerror or exc}")]
-        return result, None
+        failure = on_big_stack(_python_parse)(source.text)
+    except ParseFailure as exc:
+        failure = exc
+    data = source.raw if source.raw is not None else source.encode(source.text)
+    if failure is None and may_hold_findings(data, settings.enabled(UNUSED_NOQA)):
+        size, limit = len(data) / 1024 / 1024, MAX_CHECK_BYTES // 1024 // 1024
+        failure = ParseFailure(f"too large to check: {size:.1f} MiB, past the {limit} MiB leaselint parses")
+    if failure is not None and settings.enabled(UNPARSABLE):
+        result.diagnostics = [unparsable(str(failure), failure.line, failure.column)]
+    return result
+
+
+def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
+    data, failed = read(path, settings)
+    if data is None:
+        return failed, None  # type: ignore[return-value]
     return lint_bytes(data, path, settings)
 
 
 def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None]:
-    """A file's bytes, or the LL000 result that says why they cannot be had."""
+    """A file's bytes, or the LL000 result that says why they cannot be had.
+
+    Only a regular file is read: a folder, a pipe or a device named `x.py` is reported, not waited
+    on or read forever.
+    """
     try:
-        with open(path, "rb") as handle:
-            return handle.read(), None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        result = FileResult(path=path)
-        if settings.enabled(UNPARSABLE):
-            result.diagnostics = [unparsable(f"cannot read: {exc.strerror or exc}")]
-        return None, result
+        return None, _unreadable(path, settings, exc.strerror or str(exc))
+    with os.fdopen(fd, "rb") as handle:
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            return None, _unreadable(path, settings, f"not a regular file ({_kind(kind)})")
+        try:
+            return handle.read(), None
+        except OSError as exc:
+            return None, _unreadable(path, settings, exc.strerror or str(exc))
+
+
+def _unreadable(path: str, settings: Settings, reason: str) -> FileResult:
+    result = FileResult(path=path)
+    if settings.enabled(UNPARSABLE):
+        result.diagnostics = [unparsable(f"cannot read: {reason}")]
+    return result
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
 
 
 # Below this much source to parse, starting worker processes costs more than it saves.

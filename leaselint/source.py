@@ -6,9 +6,10 @@ import codecs
 import io
 import os
 import re
+import stat
 import tempfile
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from leaselint.diagnostics import Position
 
@@ -19,11 +20,17 @@ class DecodeError(Exception):
     """The bytes cannot be turned into text; the message says why."""
 
 
+class WriteRefused(OSError):
+    """A fixed text was not written, to keep the file as it was; the message says why."""
+
+
 @dataclass(frozen=True)
 class SourceText:
     text: str
     encoding: str = "utf-8"
     bom: bool = False
+    # The bytes the text was decoded from: a write checks the file still holds them.
+    raw: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def newline(self) -> str:
@@ -45,10 +52,13 @@ def decode(data: bytes) -> SourceText:
     body = data[len(codecs.BOM_UTF8):] if bom else data
     codec = "utf-8" if bom else encoding
     try:
+        if "x = 1\n".encode(codec) != b"x = 1\n":
+            # As the interpreter: a cookie can only name an encoding that ASCII source reads the same in.
+            raise DecodeError(f"the coding cookie names {codec}, which is not ASCII-compatible")
         text = body.decode(codec)
-    except (UnicodeDecodeError, LookupError) as exc:
+    except (UnicodeError, LookupError) as exc:
         raise DecodeError(f"cannot decode as {codec}: {exc}") from None
-    return SourceText(text=text, encoding=codec, bom=bom)
+    return SourceText(text=text, encoding=codec, bom=bom, raw=data)
 
 
 class LineIndex:
@@ -70,22 +80,80 @@ class LineIndex:
         return self.text[start:end].rstrip("\r\n")
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Write through a temporary file in the same folder, keeping the mode."""
-    folder = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
-    fd, tmp = tempfile.mkstemp(prefix=".leaselint-", suffix=".tmp", dir=folder)
+def write_fixed(path: str, source: SourceText, text: str) -> None:
+    """Write `text` over the file `source` was read from, in its encoding, BOM and newlines.
+
+    Refused (WriteRefused) when the file changed since it was read, or when its encoding does not
+    give back the same bytes for the unchanged text: either would change bytes the fix never touched.
+    """
+    if source.raw is not None and source.encode(source.text) != source.raw:
+        raise WriteRefused(f"{source.encoding} does not give back the bytes it was read from; nothing written")
+    data = source.encode(text)
+    if decode(data).text != text:
+        raise WriteRefused(f"the fixed text does not read back the same in {source.encoding}; nothing written")
+    atomic_write(path, data, expected=source.raw)
+
+
+def atomic_write(path: str, data: bytes, expected: bytes | None = None) -> None:
+    """Replace the file's bytes in one step: a temporary file in the same folder, then `os.replace`.
+
+    A reader (or a run killed at any moment) sees the old bytes or the new ones, never a mix. The
+    mode and, where allowed, the owner are kept; a symbolic link is followed, not replaced. With
+    `expected`, the file must still hold those bytes, so that an edit made since it was read is not
+    lost.
+    """
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    try:
+        before = os.stat(target)
+    except FileNotFoundError:
+        before = None
+    if before is not None and not stat.S_ISREG(before.st_mode):
+        raise WriteRefused("not a regular file; nothing written")
+    if expected is not None:
+        current = _read_or_none(target)
+        if current != expected:
+            raise WriteRefused("the file changed since it was read; nothing written")
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".leaselint.tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        if before is not None:
+            os.chmod(tmp, stat.S_IMODE(before.st_mode))
+            if (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+                try:
+                    os.chown(tmp, before.st_uid, before.st_gid)
+                except OSError:
+                    pass  # Only root may give a file away; the content matters more than the owner.
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    _sync_folder(folder)
+
+
+def _read_or_none(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename itself durable; not every system can open a folder for that."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
