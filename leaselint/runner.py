@@ -40,6 +40,7 @@ SMALL_TEXT = 64_000
 FLAT_SAFE_TEXT = 1_000_000
 MAX_BOOL_OPERANDS = 100_000
 TOO_DEEP = "too deeply nested to check"
+NO_ROUND_TRIP = " (no automatic fix: libcst does not reproduce this file's text exactly)"
 # libcst and the lease model take some 20 s and 300 MB a megabyte: past this, only CPython's parser
 # and the prefilter look at a file.
 MAX_CHECK_BYTES = 4 * 1024 * 1024
@@ -213,7 +214,12 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None) -
     module = parse(text)
     try:
         with recursion_limit(DEEP_RECURSION_LIMIT):
-            return _check_module(module, text, settings, errors)
+            found = _check_module(module, text, settings, errors)
+            if any(d.fix is not None for d in found) and module.code != text:
+                # libcst drops a form feed that starts a statement line: its positions and the lines
+                # a fix copies no longer match the text, so no fix is offered for such a file.
+                found = [replace(d, fix=None, message=d.message + NO_ROUND_TRIP) if d.fix else d for d in found]
+            return found
     except RecursionError:
         raise ParseFailure(TOO_DEEP) from None
 

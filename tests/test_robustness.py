@@ -1,0 +1,380 @@
+"""Hostile inputs: each is reported (LL000 or a warning naming the file and the reason), never a crash.
+
+Every test runs the real command in a child process, next to an ordinary lease file, so a crash of
+the interpreter (a native parser overflowing its stack) shows as a failed test, and the test also
+shows that the other files are still linted and what the exit code says.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from leaselint.discover import discover
+from leaselint.runner import lint_paths
+from leaselint.settings import Settings
+
+# A lease released blindly: LL001 at 12:13, with a safe fix.
+LEASE = '''import redis
+
+r = redis.Redis()
+
+
+def run(job):
+    token = secrets.token_hex(16)
+    if r.set(f"lock:{job}", token, nx=True, ex=30):
+        try:
+            work(job)
+        finally:
+            r.delete(f"lock:{job}")
+'''
+LEASE_FINDING = "lease.py:12:13: LL001 "
+
+
+def leaselint(*args: str, cwd, timeout: int = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "leaselint", "--no-cache", "--output-format", "concise", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        env=env,
+    )
+
+
+def lines(proc: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in proc.stdout.splitlines() if ": LL" in line]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "lease.py").write_text(LEASE)
+    return tmp_path
+
+
+def check_reported(tree, name: str, data: bytes, reason: str, line: int = 1) -> subprocess.CompletedProcess:
+    """`name` holding `data` is one LL000 finding with `reason`; lease.py is still linted; exit 1."""
+    (tree / name).write_bytes(data)
+    proc = leaselint(name, "lease.py", cwd=tree)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ""
+    found = lines(proc)
+    assert len(found) == 2, proc.stdout
+    assert found[0].startswith(f"{name}:{line}:"), found
+    assert f" LL000 {reason}" in found[0], found[0]
+    assert found[1].startswith(LEASE_FINDING)
+    assert (tree / name).read_bytes() == data
+    return proc
+
+
+def check_linted(tree, name: str, data: bytes, finding: str | None) -> subprocess.CompletedProcess:
+    """`name` is linted like any file: `finding` (a `path:row:col: CODE` prefix) or nothing."""
+    (tree / name).write_bytes(data)
+    proc = leaselint(name, "lease.py", cwd=tree)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == "", proc.stderr
+    found = lines(proc)
+    expected = ([finding] if finding else []) + [LEASE_FINDING]
+    assert [line[: len(prefix)] for line, prefix in zip(found, expected)] == expected, proc.stdout
+    assert len(found) == len(expected), proc.stdout
+    return proc
+
+
+# ------------------------------------------------------------------ text that does not parse
+
+
+def test_syntax_error(tree):
+    check_reported(tree, "bad.py", b"x = 1\ny = = 2\n", "syntax error: invalid syntax", line=2)
+
+
+def test_python2_code(tree):
+    check_reported(tree, "py2.py", b'print "hello"\nexec "x = 1"\n', "syntax error: Missing parentheses in call to 'print'")
+
+
+def test_nul_bytes(tree):
+    check_reported(tree, "nul.py", b"x = 1\x00\ny = 2\n", "syntax error: source code string cannot contain null bytes")
+
+
+def test_binary_data(tree):
+    check_reported(tree, "blob.py", bytes(range(256)) * 16, "cannot decode: ")
+
+
+# ------------------------------------------------------------------------------ encodings
+
+
+def test_non_utf8_without_cookie(tree):
+    check_reported(tree, "latin.py", b'x = "caf\xe9"\n', "cannot decode: invalid or missing encoding declaration")
+
+
+def test_non_utf8_with_cookie_is_linted(tree):
+    data = ("# -*- coding: latin-1 -*-\n# café\n" + LEASE).encode("latin-1")
+    check_linted(tree, "latin.py", data, "latin.py:14:13: LL001 ")
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        pytest.param(b'# -*- coding: utf-8 -*-\nx = "caf\xe9"\n', "cannot decode: cannot decode as utf-8", id="utf8-cookie-latin1-bytes"),
+        pytest.param(b"# -*- coding: klingon -*-\nx = 1\n", "cannot decode: unknown encoding: klingon", id="unknown"),
+        pytest.param(b"# coding: utf-16\nx = 1\n", "cannot decode: the coding cookie names utf-16", id="not-ascii-compatible"),
+        pytest.param(b"\xef\xbb\xbf# coding: latin-1\nx = 1\n", "cannot decode: encoding problem", id="bom-and-other-cookie"),
+    ],
+)
+def test_wrong_coding_cookie(tree, data, reason):
+    check_reported(tree, "enc.py", data, reason)
+
+
+def test_utf8_bom_is_linted(tree):
+    check_linted(tree, "bom.py", b"\xef\xbb\xbf" + LEASE.encode(), "bom.py:12:13: LL001 ")
+
+
+# ------------------------------------------------------------------- newlines and whitespace
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])
+def test_newlines_are_linted_at_the_right_line(tree, newline):
+    check_linted(tree, "nl.py", LEASE.replace("\n", newline).encode(), "nl.py:12:13: LL001 ")
+
+
+def test_mixed_newlines(tree):
+    text = LEASE.replace("\n", "\r\n", 4).replace("\n\n\ndef", "\r\r\ndef")
+    check_linted(tree, "mixed.py", text.encode(), "mixed.py:12:13: LL001 ")
+
+
+def test_tabs_and_form_feeds(tree):
+    text = "\x0c\n" + LEASE.replace("    ", "\t").replace("r = redis", "\x0cr = redis")
+    check_linted(tree, "ws.py", text.encode(), "ws.py:13:4: LL001 ")
+
+
+# --------------------------------------------------------------------------------- size
+
+
+def test_20000_character_line(tree):
+    long_list = "DATA = [" + ", ".join(str(i % 10) for i in range(6700)) + "]\n"
+    long_text = "TEXT = '" + "x" * 20_000 + "'\n"
+    assert len(long_list) > 20_000
+    check_linted(tree, "long.py", (long_list + long_text + LEASE).encode(), "long.py:14:13: LL001 ")
+
+
+def _ten_megabytes(tail: str = "") -> bytes:
+    row = '    ("sensor-%06d", %d, %d.5, "ok"),\n'
+    body = "".join(row % (i, i, i) for i in range(230_000))
+    data = ("DATA = [\n" + body + "]\n" + tail).encode()
+    assert len(data) > 10_000_000
+    return data
+
+
+def test_10_megabyte_file(tree):
+    """Past the size leaselint parses: CPython's parser and the prefilter decide, in seconds."""
+    plain = _ten_megabytes()
+    (tree / "data.py").write_bytes(plain)
+    proc = leaselint("data.py", "lease.py", cwd=tree)
+    assert proc.returncode == 1, proc.stderr
+    assert [line[: len(LEASE_FINDING)] for line in lines(proc)] == [LEASE_FINDING]
+
+    check_reported(tree, "leasy.py", _ten_megabytes(LEASE), "too large to check: 10.1 MiB")
+    check_reported(tree, "broken.py", _ten_megabytes()[:-3], "syntax error: '[' was never closed")
+
+
+# ------------------------------------------------------------------------------- nesting
+
+
+def _deep(kind: str) -> str:
+    return {
+        # Native-parser crashes before: a 10,000-term sum overflowed the 8 MiB main stack.
+        "sum": "x = " + "+".join(["1"] * 10_000) + "\n",
+        "unary": "x = " + "-" * 5000 + "1\n",
+        "parentheses": "x = " + "(" * 1000 + "1" + ")" * 1000 + "\n",
+        "calls": "x = " + "f(" * 3000 + ")" * 3000 + "\n",
+        "elif": "if a:\n    pass\n" + "elif a:\n    pass\n" * 3000,
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["sum", "unary", "parentheses", "calls", "elif"])
+def test_nesting_too_deep_is_reported(tree, kind):
+    check_reported(tree, "deep.py", _deep(kind).encode(), "too deeply nested to check")
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        pytest.param("x = " + "[" * 150 + "]" * 150 + "\n", id="lists-150"),
+        pytest.param("x = " + "+".join(["1"] * 2000) + "\n", id="sum-2000"),
+        pytest.param("x = (" + " ".join(["'a'"] * 3000) + ")\n", id="implicit-concatenation-3000"),
+        pytest.param("x = " + " or ".join(["a"] * 5000) + "\n", id="or-5000"),
+    ],
+)
+def test_deep_but_valid_nesting_is_linted(tree, prefix):
+    """Deep for libcst's Python code (recursion), fine for Python: linted, not refused."""
+    check_linted(tree, "deep.py", (prefix + LEASE).encode(), "deep.py:13:13: LL001 ")
+
+
+# ------------------------------------------------------------------- files that are not files
+
+
+def test_empty_file(tree):
+    (tree / "empty.py").write_bytes(b"")
+    proc = leaselint("empty.py", cwd=tree)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "All checks passed!\n", "")
+
+
+def test_directory_named_like_a_module(tree):
+    folder = tree / "pkg" / "x.py"
+    folder.mkdir(parents=True)
+    (folder / "inner.py").write_text(LEASE)
+    for args in (["pkg"], ["pkg/x.py"], ["."]):
+        proc = leaselint(*args, cwd=tree)
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stderr == ""
+        assert [line.split(":")[0] for line in lines(proc)][-1] == os.path.join("pkg", "x.py", "inner.py")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_named_pipe_is_not_waited_on(tree):
+    os.mkfifo(tree / "pipe.py")
+    proc = leaselint("pipe.py", "lease.py", cwd=tree, timeout=60)
+    assert proc.returncode == 1
+    assert lines(proc)[0] == "pipe.py:1:1: LL000 cannot read: not a regular file (a pipe)"
+    assert lines(proc)[1].startswith(LEASE_FINDING)
+
+
+def test_symlink_loop(tree):
+    os.symlink("loop_b.py", tree / "loop_a.py")
+    os.symlink("loop_a.py", tree / "loop_b.py")
+    proc = leaselint(".", cwd=tree)
+    assert proc.returncode == 1
+    assert lines(proc)[0].startswith(LEASE_FINDING)
+    assert lines(proc)[1:] == [
+        "loop_a.py:1:1: LL000 cannot read: Too many levels of symbolic links",
+        "loop_b.py:1:1: LL000 cannot read: Too many levels of symbolic links",
+    ]
+
+
+def _without_read_permission() -> list[str] | None:
+    """A prefix that runs a command without the right to read what it may not (root ignores modes)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    probe = subprocess.run([setpriv, "--bounding-set=-dac_override,-dac_read_search", "true"], capture_output=True)
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"] if probe.returncode == 0 else None
+
+
+def test_file_and_folder_without_read_permission(tree):
+    prefix = _without_read_permission()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: modes are not enforced")
+    secret = tree / "secret.py"
+    secret.write_text(LEASE)
+    closed = tree / "closed"
+    closed.mkdir()
+    (closed / "inner.py").write_text(LEASE)
+    secret.chmod(0)
+    closed.chmod(0)
+    try:
+        command = [*prefix, sys.executable, "-m", "leaselint", "--no-cache", "--output-format", "concise"]
+        named = subprocess.run([*command, "secret.py", "lease.py"], cwd=tree, capture_output=True, text=True, timeout=120)
+        walked = subprocess.run([*command, "."], cwd=tree, capture_output=True, text=True, timeout=120)
+    finally:
+        secret.chmod(0o644)
+        closed.chmod(0o755)
+    assert named.returncode == 1, named.stderr
+    assert lines(named)[0] == "secret.py:1:1: LL000 cannot read: Permission denied"
+    assert lines(named)[1].startswith(LEASE_FINDING)
+    assert walked.returncode == 1, walked.stderr
+    assert lines(walked)[0].startswith(LEASE_FINDING)
+    assert lines(walked)[1:] == [
+        "secret.py:1:1: LL000 cannot read: Permission denied",
+        "closed:1:1: LL000 cannot read: Permission denied",
+    ]
+
+
+def test_file_gone_between_discovery_and_reading(tree):
+    (tree / "gone.py").write_text(LEASE)
+    files = list(discover([str(tree)]))
+    os.remove(tree / "gone.py")
+    results = [result for result, _ in lint_paths(files, Settings(), jobs=1)]
+    by_name = {os.path.basename(r.path): [(d.code, d.start.line, d.message) for d in r.diagnostics] for r in results}
+    assert by_name["gone.py"] == [("LL000", 1, "cannot read: No such file or directory")]
+    assert [code for code, _, _ in by_name["lease.py"]] == ["LL001"]
+
+
+def test_paths_with_spaces_and_non_ascii(tree):
+    folder = tree / "dossier été" / "sous dossier"
+    folder.mkdir(parents=True)
+    (folder / "bail à durée.py").write_text(LEASE)
+    proc = leaselint(".", cwd=tree)
+    assert proc.returncode == 1, proc.stderr
+    inner = os.path.join("dossier été", "sous dossier", "bail à durée.py")
+    assert [line.split(":")[0] for line in lines(proc)] == ["lease.py", inner]
+    fixed = leaselint("--fix", inner, cwd=tree)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "LEASE_RELEASE_SCRIPT" in (folder / "bail à durée.py").read_text()
+
+
+# --------------------------------------------------------------------------- internal errors
+
+FAILING_RULE = textwrap.dedent(
+    """
+    import sys
+
+    import leaselint.rules
+    from leaselint.cli import main
+
+    rule = leaselint.rules.RULES_BY_CODE["LL002"]
+
+    def check(context):
+        for lease in context.model.leases:
+            for claim in lease.claims:
+                if "boom" in context.model.module.code:
+                    raise ZeroDivisionError("a bug in the rule")
+        return iter(())
+
+    rule.check = check
+    sys.exit(main())
+    """
+)
+
+
+def test_rule_exception_is_an_internal_error_naming_rule_file_and_line(tree):
+    (tree / "boom.py").write_text(LEASE.replace("import redis", "import redis  # boom"))
+    (tree / "script.py").write_text(FAILING_RULE)
+    proc = subprocess.run(
+        [sys.executable, "script.py", "--no-cache", "--output-format", "concise", "boom.py", "lease.py"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "leaselint: internal error in boom.py: rule LL002 (fixed-token) failed at line 8: "
+        "ZeroDivisionError: a bug in the rule (script.py:13 in check)"
+    ]
+    # The other rules on the same file, and the other files, still ran.
+    assert [line.split(" ")[:2] for line in lines(proc)] == [["boom.py:12:13:", "LL001"], ["lease.py:12:13:", "LL001"]]
+
+
+def test_linted_code_is_never_imported_or_executed(tree):
+    marker = tree / "executed"
+    hostile = f"""import os
+open({str(marker)!r}, "w").close()
+os._exit(7)
+if __name__ == "__main__":
+    raise SystemExit(9)
+"""
+    (tree / "hostile.py").write_text(hostile + LEASE)
+    (tree / "conftest.py").write_text(hostile)
+    (tree / "__init__.py").write_text(hostile)
+    for args in (["--fix", "--unsafe-fixes", "."], ["--diff", "hostile.py"], ["."]):
+        proc = leaselint(*args, cwd=tree)
+        assert proc.returncode in (0, 1), proc.stderr
+        assert not marker.exists()
