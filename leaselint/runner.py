@@ -8,6 +8,7 @@ import stat
 import sys
 import threading
 import traceback
+import warnings
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Collection, Iterable, Iterator
@@ -136,7 +137,8 @@ def _python_parse(text: str) -> ParseFailure | None:
     import ast
 
     try:
-        with recursion_limit(GATE_RECURSION_LIMIT):
+        with recursion_limit(GATE_RECURSION_LIMIT), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `1()` and friends: CPython's warnings are not findings
             tree = ast.parse(text)
     except SyntaxError as error:
         failure = ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
