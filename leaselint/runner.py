@@ -103,12 +103,18 @@ def recursion_limit(limit: int):
 
 
 @on_big_stack
-def parse(text: str):
-    """The libcst module of `text`, or ParseFailure saying why there is none. Never executes the code."""
+def parse(text: str, strict: bool = False):
+    """The libcst module of `text`, or ParseFailure saying why there is none. Never executes the code.
+
+    `strict` (for fixed text): Python's own parser must accept it too, so that a fix cannot write what
+    libcst reads but Python rejects (a keyword argument given twice).
+    """
     import libcst as cst
 
     python_error = _python_parse(text)
-    if python_error is not None and len(text) > SMALL_TEXT:
+    if python_error is None and strict:
+        python_error = _python_compile(text)
+    if python_error is not None and (strict or len(text) > SMALL_TEXT):
         raise python_error
     try:
         with recursion_limit(DEEP_RECURSION_LIMIT):
@@ -126,6 +132,20 @@ def parse(text: str):
         raise ParseFailure(TOO_DEEP) from None
     except Exception as exc:  # libcst raises a few other types on odd input
         raise python_error or ParseFailure(f"cannot parse: {exc}") from None
+
+
+def _python_compile(text: str) -> ParseFailure | None:
+    """What only the compiler checks (a keyword argument repeated, `return` outside a function).
+    Compiling runs nothing."""
+    try:
+        with recursion_limit(GATE_RECURSION_LIMIT), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<fixed>", "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
+    except (ValueError, RecursionError, MemoryError) as error:
+        return ParseFailure(f"cannot compile: {error}")
+    return None
 
 
 def _python_parse(text: str) -> ParseFailure | None:
@@ -207,13 +227,13 @@ def _is_positions(table: dict) -> bool:
 
 
 @on_big_stack
-def check_text(text: str, settings: Settings, errors: list[str] | None = None) -> list[Diagnostic]:
+def check_text(text: str, settings: Settings, errors: list[str] | None = None, strict: bool = False) -> list[Diagnostic]:
     """Every finding of the selected rules on one text, noqa applied. Raises ParseFailure.
 
     A rule that fails is reported in `errors` and the other rules still run; nesting too deep for
     the model or a rule to walk is a ParseFailure, like nesting too deep to parse.
     """
-    module = parse(text)
+    module = parse(text, strict)
     try:
         with recursion_limit(DEEP_RECURSION_LIMIT):
             found = _check_module(module, text, settings, errors)
@@ -300,20 +320,22 @@ def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], setting
     text, newline = source.text, source.newline
     errors = result.internal_errors
     dropped: set[tuple] = set()
+    # Fixed text must satisfy Python's compiler too, when the original did.
+    strict = _python_parse(text) is None and _python_compile(text) is None
     for _ in range(MAX_FIX_PASSES):
         pending = _pending(diagnostics, settings, dropped)
         if not pending:
             break
         new_text, applied = apply_fixes(text, [fix for _, fix in pending], newline)
         try:
-            new_diagnostics = check_text(new_text, settings, errors)
+            new_diagnostics = check_text(new_text, settings, errors, strict)
         except ParseFailure:
-            _drop_unparsable(text, newline, pending, applied, dropped, errors)
+            _drop_unparsable(text, newline, pending, applied, dropped, errors, strict)
             if not any(_identity(d) in dropped for d, fix in pending if fix in applied):
                 # Each fix parses alone, not together: take them one at a time.
                 new_text, applied = apply_fixes(text, applied[:1], newline)
                 try:
-                    new_diagnostics = check_text(new_text, settings, errors)
+                    new_diagnostics = check_text(new_text, settings, errors, strict)
                 except ParseFailure:
                     break
             else:
@@ -345,12 +367,12 @@ def _identity(diagnostic: Diagnostic) -> tuple:
     return (diagnostic.code, fix.message, tuple(edit.content for edit in fix.edits)) if fix else (diagnostic.code,)
 
 
-def _drop_unparsable(text, newline, pending, applied, dropped, errors) -> None:
+def _drop_unparsable(text, newline, pending, applied, dropped, errors, strict: bool = False) -> None:
     for diagnostic, fix in pending:
         if fix not in applied:
             continue
         try:
-            parse(apply_fixes(text, [fix], newline)[0])
+            parse(apply_fixes(text, [fix], newline)[0], strict)
         except ParseFailure as exc:
             dropped.add(_identity(diagnostic))
             _add(

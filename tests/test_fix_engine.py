@@ -449,3 +449,18 @@ def test_sigkill_during_fix_leaves_every_file_wholly_old_or_wholly_new(tmp_path)
         outcomes.append((sum(states), len(leftovers)))
     # The kill landed while files were being written: some new, usually some still old.
     assert any(new > 0 for new, _ in outcomes), outcomes
+
+
+def test_a_fix_python_rejects_is_dropped_even_when_libcst_reads_it():
+    """`f(a=1, a=2)` parses in libcst but not in Python: such a fix never reaches the file."""
+    from leaselint.diagnostics import FileResult
+    from leaselint.runner import _fix_until_stable
+
+    text = "f(a=1)\n"
+    duplicate = Fix("add a", (Edit(Position(1, 5), Position(1, 5), ", a=2"),), Applicability.SAFE)
+    finding = Diagnostic("LL001", "m", Position(1, 0), Position(1, 6), duplicate, "blind-release")
+    result = FileResult(path="x.py")
+    fixed, findings = _fix_until_stable(SourceText(text), [finding], Settings(select=frozenset({"LL001"})), result)
+    assert fixed == text
+    assert findings[0].fix is None
+    assert any("does not parse" in error for error in result.internal_errors)
