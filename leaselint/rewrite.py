@@ -16,7 +16,8 @@ import libcst as cst
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.source import LineIndex
-from leaselint.model.scope import count_names
+from leaselint.model.keys import free_names
+from leaselint.model.scope import contains, count_names
 from leaselint.model.values import FIXED, GUESSABLE
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
@@ -137,7 +138,7 @@ class LeaseFixer:
     def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
         self_name = release.scope.self_name
         for claim in claims:
-            if _free_names(claim.key_shape) & set(claim.scope.params):
+            if free_names(claim.key_shape) & set(claim.scope.params):
                 raise NoFix(
                     "the key comes from the caller, so one token per object would mix leases: "
                     "return a fresh token from the claim and pass it to the release"
@@ -437,7 +438,7 @@ class LeaseFixer:
         guard = release.after_failed_claim
         if release.usage != "statement" or guard is None:
             raise NoFix("the delete is part of a larger statement")
-        branch = guard.body if _holds_node(guard.body, release.statement) else guard.orelse.body  # type: ignore[union-attr]
+        branch = guard.body if contains(guard.body, release.statement) else guard.orelse.body  # type: ignore[union-attr]
         alone = isinstance(branch, cst.IndentedBlock) and len(branch.body) == 1
         if alone:
             edit = self._replace(release.statement, "pass")
@@ -593,19 +594,6 @@ class LeaseFixer:
         return self.model.header_position, False
 
 
-def _holds_node(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if node is target:
-                found.append(True)
-            return not found
-
-    tree.visit(Finder())
-    return bool(found)
-
-
 def whole_guard(release: Release) -> cst.CSTNode | None:
     """The `if get(k) == token:` around a release when it guards nothing else, to replace whole."""
     check = release.check
@@ -616,14 +604,6 @@ def whole_guard(release: Release) -> cst.CSTNode | None:
     if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
         return guard
     return None
-
-
-def _free_names(shape) -> set[str]:
-    if isinstance(shape, tuple):
-        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
-            return {shape[1]}
-        return set().union(*(_free_names(part) for part in shape)) if shape else set()
-    return set()
 
 
 def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:

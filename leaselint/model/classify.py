@@ -9,8 +9,8 @@ import libcst as cst
 from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
 from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
-from leaselint.model.keys import Resolver, extends, literal_string
-from leaselint.model.scope import Scope, count_names
+from leaselint.model.keys import Resolver, extends, free_names, literal_string
+from leaselint.model.scope import Scope, contains, count_names
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.walk import CallSite, Walker, dotted
 
@@ -116,17 +116,8 @@ def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
     return isinstance(node, cst.Name) and walker.assigned.get(id(claim.call)) == node.value
 
 
-def _holds(operand: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            if visited is call or (name is not None and isinstance(visited, cst.Name) and visited.value == name):
-                found.append(True)
-            return not found
-
-    operand.visit(Finder())
-    return bool(found)
+def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
+    return contains(operand, lambda node: node is call or (name is not None and isinstance(node, cst.Name) and node.value == name))
 
 
 class Classifier:
@@ -472,12 +463,7 @@ class Classifier:
     def _check_before(self, release: Release) -> Check | None:
         """A read of the same key compared in the client before the release (or after a GETDEL)."""
         if release.spec.returns_value:
-            comparison = self._compared(release.call, release.scope)
-            if comparison is not None:
-                name = self.walker.assigned.get(id(release.call))
-                token = _other_side(comparison, release.call, name)
-                return Check(release, comparison, token, self.walker.if_tests.get(id(comparison)))
-            return None
+            return self._check_of(release)
         for read in self.reads:
             if (
                 read.scope is release.scope
@@ -485,12 +471,18 @@ class Classifier:
                 and read.key_shape == release.key_shape
                 and read.start <= release.start
             ):
-                comparison = self._compared(read.call, read.scope)
-                if comparison is not None:
-                    name = self.walker.assigned.get(id(read.call))
-                    token = _other_side(comparison, read.call, name)
-                    return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
+                check = self._check_of(read)
+                if check is not None:
+                    return check
         return None
+
+    def _check_of(self, read) -> Check | None:
+        """The comparison a read's value goes into, with the token on its other side."""
+        comparison = self._compared(read.call, read.scope)
+        if comparison is None:
+            return None
+        token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
+        return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
 
     def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
         """The comparison the read's value goes into; one against None or a bool is not a token check."""
@@ -699,15 +691,8 @@ def _rebound_between(claim: Claim, release: Release) -> bool:
     """A name of the key or client is assigned again between the claim and the release."""
     if claim.scope is not release.scope or claim.start.line >= release.start.line:
         return False
-    names = _free_names(claim.key_shape) | _free_names(claim.receiver_shape)
+    names = free_names(claim.key_shape) | free_names(claim.receiver_shape)
     lines = [line for name in names for line in claim.scope.binding_lines.get(name, [])]
     return any(claim.start.line < line <= release.start.line for line in lines)
 
-
-def _free_names(shape) -> set[str]:
-    if isinstance(shape, tuple):
-        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
-            return {shape[1]}
-        return set().union(*(_free_names(part) for part in shape)) if shape else set()
-    return set()
 

@@ -13,7 +13,7 @@ from typing import Hashable
 
 import libcst as cst
 
-from leaselint.model.scope import Scope
+from leaselint.model.scope import Scope, mentions
 
 Shape = Hashable
 
@@ -117,7 +117,7 @@ class Resolver:
         if where is not None and name in where.params:
             # `lockname = "lock:" + lockname`: the parameter, rebuilt once from itself.
             values = where.bindings.get(name, [])
-            if len(values) == 1 and isinstance(values[0], cst.BaseExpression) and _mentions(values[0], name):
+            if len(values) == 1 and isinstance(values[0], cst.BaseExpression) and mentions(values[0], name):
                 self._frozen.add(name)
                 try:
                     return self.shape(values[0], where, depth + 1)
@@ -257,18 +257,6 @@ def _append(merged: list, part) -> None:
     merged.append(part)
 
 
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Name(self, visited: cst.Name) -> None:
-            if visited.value == name:
-                found.append(True)
-
-    node.visit(Finder())
-    return bool(found)
-
-
 def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
     if not isinstance(node, cst.Dict):
         return None
@@ -305,3 +293,12 @@ def _as_parts(shape: Shape) -> tuple:
     if isinstance(shape, tuple) and shape and shape[0] == "str":
         return shape[1]
     return (shape,)
+
+
+def free_names(shape: Shape) -> set[str]:
+    """The unresolved names a shape depends on (parameters, names bound more than once)."""
+    if isinstance(shape, tuple):
+        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
+            return {shape[1]}
+        return set().union(*(free_names(part) for part in shape)) if shape else set()
+    return set()

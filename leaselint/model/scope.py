@@ -100,3 +100,29 @@ def count_names(node: cst.CSTNode, name: str) -> int:
     counter = _NameCounter(name)
     node.visit(counter)
     return counter.count
+
+
+class _Finder(cst.CSTVisitor):
+    """Stops at the first node `wanted` accepts."""
+
+    def __init__(self, wanted) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if not self.found and self.wanted(node):
+            self.found = True
+        return not self.found
+
+
+def contains(tree: cst.CSTNode, wanted) -> bool:
+    """Whether a node under `tree` (or `tree` itself) is `wanted`: a node, or a test of one."""
+    test = wanted if callable(wanted) else (lambda node: node is wanted)
+    finder = _Finder(test)
+    tree.visit(finder)
+    return finder.found
+
+
+def mentions(tree: cst.CSTNode, name: str) -> bool:
+    return contains(tree, lambda node: isinstance(node, cst.Name) and node.value == name)
