@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import libcst as cst
 
@@ -48,13 +49,25 @@ class NoFix(Exception):
 
 
 class LeaseFixer:
-    def __init__(self, model: LeaseModel, release_style: str = "lua") -> None:
+    def __init__(self, model: LeaseModel, release_style: str = "lua", text: str | None = None) -> None:
         self.model = model
         self.positions = model.positions
         self.origins = model.origins
         self.release_style = release_style
-        self.lines = model.module.code.splitlines()
-        self.index = LineIndex(model.module.code)
+        self._source = text
+
+    @cached_property
+    def text(self) -> str:
+        """The module's text: the linted source (regenerating it from the tree costs as much as a parse)."""
+        return self._source if self._source is not None else self.model.module.code
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @cached_property
+    def index(self) -> LineIndex:
+        return LineIndex(self.text)
 
     # Positions ------------------------------------------------------------
 
@@ -549,7 +562,7 @@ class LeaseFixer:
             constant = f"{self.script_name} = {SCRIPT_TEXT}\n"
         edits: list[Edit] = []
         position = self.model.header_position
-        at_end = position.line > len(self.lines) and not self.model.module.code.endswith(("\n", "\r"))
+        at_end = position.line > len(self.lines) and not self.text.endswith(("\n", "\r"))
         if not self.model.leading_imports:
             blocks = ["".join(f"import {name}\n" for name in wanted)] if wanted else []
             if constant:

@@ -258,7 +258,7 @@ def _check_module(module, text: str, settings: Settings, errors: list[str] | Non
     from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
     model = build_model(module)
-    context = Context(model=model, fixer=LeaseFixer(model, settings.release))
+    context = Context(model=model, fixer=LeaseFixer(model, settings.release, text))
     index = LineIndex(text)
     noqa = directives(text)
     audit = settings.enabled(UNUSED_NOQA)

@@ -62,11 +62,31 @@ def _deliberate(site: CallSite) -> bool:
     name = site.scope.name.lower().lstrip("_")
     if name in stores.FORCE_NAMES or name.startswith("admin") or any(w in name for w in stores.FORCE_WORDS):
         return True
-    return any(_mentions_force(guard.test) for guard in site.guards)
+    return any(
+        any(word in found.lower() for word in stores.FORCE_WORDS) for guard in site.guards for found in _names(guard.test)
+    )
 
 
-def _mentions_force(test: cst.BaseExpression) -> bool:
-    return any(word in _code(test).lower() for word in stores.FORCE_WORDS)
+def _names(node: cst.BaseExpression):
+    """The names an `if` test reads (`force`, `self.force`, `not options.force_release`)."""
+    if isinstance(node, cst.Name):
+        yield node.value
+    elif isinstance(node, cst.Attribute):
+        yield node.attr.value
+        yield from _names(node.value)
+    elif isinstance(node, cst.UnaryOperation):
+        yield from _names(node.expression)
+    elif isinstance(node, cst.BooleanOperation):
+        yield from _names(node.left)
+        yield from _names(node.right)
+    elif isinstance(node, cst.Comparison):
+        yield from _names(node.left)
+        for target in node.comparisons:
+            yield from _names(target.comparator)
+    elif isinstance(node, cst.Call):
+        yield from _names(node.func)
+        for arg in node.args:
+            yield from _names(arg.value)
 
 
 def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
@@ -161,23 +181,25 @@ class Classifier:
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
 
+    def _by_strength(self, site: CallSite, specs: list) -> list:
+        """The stores with this method, the most surely recognised client first (table order on ties)."""
+        if len(specs) < 2:
+            return specs
+        receiver = site.call.func.value  # type: ignore[union-attr]
+        strengths = {id(store): self.recognition(store, receiver, site.scope)[0] for store, _ in specs}
+        return sorted(specs, key=lambda pair: -strengths[id(pair[0])])
+
     def _classify(self, site: CallSite, method: str) -> None:
-        candidates = []
-        for store, spec in stores.claim_specs(method):
+        for store, spec in self._by_strength(site, stores.claim_specs(method)):
             claim = self._claim(site, store, spec)
             if claim is not None:
-                strength = self.recognition(store, site.call.func.value, site.scope)[0]  # type: ignore[union-attr]
-                candidates.append((strength, -len(candidates), claim))
-        if candidates:
-            self.claims.append(max(candidates, key=lambda c: (c[0], c[1]))[2])
-        candidates = []
-        for store, spec in stores.release_specs(method):
+                self.claims.append(claim)
+                break
+        for store, spec in self._by_strength(site, stores.release_specs(method)):
             found = self._releases(site, store, spec)
             if found:
-                strength = self.recognition(store, site.call.func.value, site.scope)[0]  # type: ignore[union-attr]
-                candidates.append((strength, -len(candidates), found))
-        if candidates:
-            self.releases.extend(max(candidates, key=lambda c: (c[0], c[1]))[2])
+                self.releases.extend(found)
+                break
         for store, spec in stores.write_specs(method):
             write = self._write(site, store, spec)
             if write is not None:
