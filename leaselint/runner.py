@@ -460,6 +460,9 @@ def _kind(mode: int) -> str:
     return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
 
 
+# The cache's mark for bytes the prefilter passed over (kept apart: a file named on the command
+# line gets the full check whatever the prefilter says).
+SKIPPED = "/prefiltered"
 # Below this much source to parse, starting worker processes costs more than it saves.
 POOL_MIN_FILES = 2
 POOL_MIN_BYTES = 200_000
@@ -490,10 +493,17 @@ def lint_paths(
         if data is None:
             results[index] = (failed, None)  # type: ignore[assignment]
             continue
-        if prefilter and path not in explicit and not may_hold_findings(data, file_settings.enabled(UNUSED_NOQA)):
+        key = cache.key(data, file_settings) if cache is not None else None
+        walked = prefilter and path not in explicit
+        if walked and cache is not None and cache.get(key + SKIPPED) is not None:
+            # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
             results[index] = (FileResult(path=path), None)
             continue
-        key = cache.key(data, file_settings) if cache is not None else None
+        if walked and not may_hold_findings(data, file_settings.enabled(UNUSED_NOQA)):
+            if cache is not None:
+                cache.put(key + SKIPPED, [])
+            results[index] = (FileResult(path=path), None)
+            continue
         hit = cache.get(key) if cache is not None else None
         if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
             results[index] = _cached(path, data, hit)
