@@ -41,7 +41,8 @@ def _table() -> dict:
             imports.append(rb"from\s+" + re.escape(head.encode()) + rb"\s+import\b[^\n]*\b" + re.escape(last.encode()))
     add_words = re.compile(b"|".join(imports))
     add_names = {n for s in add_stores for n in s.client_names}
-    lock_words = {m.split(".")[0].encode() for m in stores.REDIS.modules} | {
+    lock_clients = [spec.client for spec in stores.LOCKS if spec.method and spec.client is not None]
+    lock_words = {m.split(".")[0].encode() for client in lock_clients for m in client.modules} | {
         spec.call.split(".")[0].encode() for spec in stores.LOCKS if not spec.method
     }
     groups: dict[bytes, list] = {}
@@ -57,7 +58,7 @@ def _table() -> dict:
         "add_words": add_words,
         "add_names": frozenset(n.encode() for n in add_names),
         "lock_words": tuple(sorted(lock_words)),
-        "lock_names": frozenset(n.encode() for n in stores.REDIS.client_names),
+        "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
     }
 
 

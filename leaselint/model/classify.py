@@ -398,10 +398,10 @@ class Classifier:
             site_receiver = call.func.value  # type: ignore[union-attr]
             fake = CallSite(call, scope, call, False, "expression")
             # A redis client by import or construction, or by its own name (the prefilter reads no more).
-            strength = self.recognition(stores.REDIS, site_receiver, scope)[0]
+            strength = self.recognition(spec.client, site_receiver, scope)[0] if spec.client else 0
             if not strength or self.resolver.is_self(site_receiver, scope):
                 return
-            if any(self._recognised(store, fake) and store.name != "redis" and store.locks_checked for store in stores.STORES):
+            if any(self._recognised(store, fake) and store is not spec.client and store.locks_checked for store in stores.STORES):
                 return
         given = [get_arg(call, where) for where in spec.lifetime]
         has_lifetime = spec.default_lifetime or any(not _is_none(node) for node in given if node is not None)

@@ -115,6 +115,8 @@ class LockSpec:
     lifetime: tuple[Arg, ...] = ()
     # The library gives a lock without a lifetime argument a default one.
     default_lifetime: bool = False
+    # For a method: the store whose clients have it (`r.lock(...)` on a redis client).
+    client: Store | None = None
 
 
 @dataclass(frozen=True)
@@ -473,7 +475,7 @@ STORES: tuple[Store, ...] = (
 # a lock without a lifetime is LL005, a swallowed release error LL006.
 LOCKS: tuple[LockSpec, ...] = (
     # redis-py, redis.asyncio, valkey-py, django-redis `cache.lock`: timeout=None means no expiry.
-    LockSpec("lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),)),
+    LockSpec("lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),), client=REDIS),
     LockSpec("redis.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     LockSpec("redis.asyncio.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
