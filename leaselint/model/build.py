@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from leaselint.diagnostics import Position
 from leaselint.model.classify import Classifier, pair
 from leaselint.model.events import LeaseModel
 from leaselint.model.keys import Resolver, literal_string
+from leaselint.model.positions import positions as module_positions
 from leaselint.model.values import Origins
 from leaselint.model.walk import Walker, dotted
 
@@ -90,10 +90,9 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
 
 
 def build_model(module: cst.Module) -> LeaseModel:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    walker = Walker()
-    wrapper.visit(walker)
+    positions = module_positions(module)
+    walker = Walker(positions)
+    module.visit(walker)
     assert walker.module_scope is not None
     resolver = Resolver(walker.module_scope)
     classifier = Classifier(walker, positions, resolver)

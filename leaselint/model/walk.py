@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
+from leaselint.model.positions import Positions
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
 from leaselint.model.stores import LOCK_RELEASE_ERRORS
 
@@ -25,10 +25,9 @@ class CallSite:
 class Walker(cst.CSTVisitor):
     """One pass over a module: scopes, bindings, statements and every attribute call."""
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self) -> None:
+    def __init__(self, positions: Positions) -> None:
         super().__init__()
+        self.positions = positions
         self.module_scope: Scope | None = None
         self.scopes: list[Scope] = []
         self.scope_stack: list[Scope] = []
@@ -118,7 +117,7 @@ class Walker(cst.CSTVisitor):
         if cls is not None:
             cls.bindings.setdefault(name, []).append(value)
         else:
-            line = self.get_metadata(PositionProvider, self.statements[-1][0]).start.line if self.statements else 0
+            line = self.positions.start_line(self.statements[-1][0]) if self.statements else 0
             self.scope.bind(name, value, line)
 
     def visit_Assign(self, node: cst.Assign) -> None:

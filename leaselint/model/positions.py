@@ -1,0 +1,101 @@
+"""Node positions as libcst's PositionProvider gives them, from one cheap code generation."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+from libcst._position import CodePosition, CodeRange
+
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+class Positions(dict):
+    """node -> CodeRange. Holds (start line, start column, end line, end column) tuples and makes
+    the CodeRange of a node when it is first asked for."""
+
+    __slots__ = ()
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        value = dict.__getitem__(self, node)
+        if type(value) is tuple:
+            value = CodeRange(CodePosition(value[0], value[1]), CodePosition(value[2], value[3]))
+            dict.__setitem__(self, node, value)
+        return value
+
+    def start_line(self, node: cst.CSTNode) -> int:
+        value = dict.__getitem__(self, node)
+        return value[0] if type(value) is tuple else value.start.line
+
+    def get(self, node, default=None):
+        return self[node] if dict.__contains__(self, node) else default
+
+    def values(self):
+        return [self[node] for node in self]
+
+    def items(self):
+        return [(node, self[node]) for node in self]
+
+
+class _State(CodegenState):
+    """Code generation that records each node's range like libcst's PositionProvidingCodegenState:
+    a syntactic range where the node asks for one, else the range of all it generated."""
+
+    __slots__ = ("line", "column", "starts", "records", "found")
+
+    def __init__(self, module: cst.Module, found: dict) -> None:
+        super().__init__(module.default_indent, module.default_newline)
+        self.line = 1
+        self.column = 0
+        self.starts: list = []
+        self.records: list = []
+        self.found = found
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.add_token(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+        if "\n" in value or "\r" in value:
+            segments = _NEWLINE.split(value)
+            self.line += len(segments) - 1
+            self.column = len(segments[-1])
+        else:
+            self.column += len(value)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.starts.append((self.line, self.column))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        line, column = self.starts.pop()
+        found = self.found
+        if node not in found:
+            found[node] = (line, column, self.line, self.column)
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        self.records.append((node, start_node, end_node, self.line, self.column))
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        node, start_node, end_node, line, column = self.records.pop()
+        found = self.found
+        if start_node is not None:
+            line, column = found[start_node][:2]
+        if end_node is not None:
+            end = found[end_node]
+            found[node] = (line, column, end[2], end[3])
+        else:
+            found[node] = (line, column, self.line, self.column)
+        return False
+
+
+def positions(module: cst.Module) -> Positions:
+    """Every node's CodeRange, identical to libcst's PositionProvider."""
+    found: dict = {}
+    module._codegen(_State(module, found))
+    return Positions(found)
