@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 from typing import TYPE_CHECKING, Iterator
 
@@ -84,25 +85,63 @@ def excluded(path: str, patterns: tuple[str, ...], root: str) -> bool:
 
 def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[str]:
     ignored = _git_ignored(root) if settings.respect_gitignore else set()
+    names, name_globs, path_globs = _compile(patterns)
 
     def skip(path: str, name: str) -> bool:
-        if os.path.normpath(path) in ignored:
+        # The walk has already pruned the folders above, so only the last name or the whole path can match.
+        if name in names or (name_globs is not None and name_globs(name)):
             return True
-        return any(_matches_here(path, name, p, settings.root) for p in patterns)
+        if ignored and os.path.normpath(path) in ignored:
+            return True
+        return any(matches(path, pattern, settings.root) for pattern in path_globs)
 
     # A folder that cannot be listed is handed on as a path of its own: reading it reports why.
-    unlisted: list[OSError] = []
-    for folder, dirs, files in os.walk(root, onerror=unlisted.append, followlinks=False):
-        yield from _drain(unlisted)
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith(".") and not skip(os.path.join(folder, d), d)
-        )
+    def walk(folder: str) -> Iterator[str]:
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            yield from _drain([exc])
+            return
+        dirs: list[tuple[str, bool]] = []
+        files: list[str] = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.name.startswith("."):
+                    dirs.append((entry.name, entry.is_symlink()))
+            elif entry.name.endswith(SUFFIXES):
+                files.append(entry.name)
         for name in sorted(files):
             full = os.path.join(folder, name)
-            if name.endswith(SUFFIXES) and not skip(full, name):
+            if not skip(full, name):
                 yield full[2:] if full.startswith("./") else full
-    yield from _drain(unlisted)
+        for name, link in sorted(dirs):
+            full = os.path.join(folder, name)
+            if not link and not skip(full, name):
+                yield from walk(full)
 
+    yield from walk(root)
+
+
+def _compile(patterns: tuple[str, ...]):
+    """Exclude patterns split for a fast check: plain names, globs of one name, globs of a path."""
+    names: set[str] = set()
+    name_globs: list[str] = []
+    path_globs: list[str] = []
+    for pattern in patterns:
+        bare = pattern.rstrip("/").removeprefix("./")
+        if "/" in bare:
+            path_globs.append(bare)
+        elif any(char in bare for char in "*?["):
+            name_globs.append(bare)
+        else:
+            names.add(bare)
+    matcher = re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in name_globs)).match if name_globs else None
+    return frozenset(names), matcher, tuple(path_globs)
 
 def _drain(errors: list[OSError]) -> Iterator[str]:
     while errors:
@@ -111,16 +150,10 @@ def _drain(errors: list[OSError]) -> Iterator[str]:
             yield path[2:] if path.startswith("./") else path
 
 
-def _matches_here(path: str, name: str, pattern: str, root: str) -> bool:
-    # The walk has already pruned the folders above, so only the last name or the whole path can match.
-    bare = pattern.rstrip("/").removeprefix("./")
-    if "/" not in bare:
-        return fnmatch.fnmatchcase(name, bare)
-    return matches(path, bare, root)
-
-
 def _git_ignored(root: str) -> set[str]:
     """Untracked paths git ignores under `root` (whole folders as one entry); empty outside a repository."""
+    if not _in_repository(root):
+        return set()
     try:
         done = subprocess.run(
             ["git", "-C", root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
@@ -133,3 +166,15 @@ def _git_ignored(root: str) -> set[str]:
         return set()
     names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
     return {os.path.normpath(os.path.join(root, name)) for name in names if name}
+
+
+def _in_repository(root: str) -> bool:
+    """A `.git` in `root` or a folder above it (saves starting git outside a repository)."""
+    folder = os.path.abspath(root)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
