@@ -58,3 +58,5 @@ class FileResult:
     original_text: str | None = None
     fixed_count: int = 0
     internal_errors: list[str] = field(default_factory=list)
+    # Passed over by the prefilter's look at CPython's tree: nothing was parsed with libcst.
+    passed_over: bool = False

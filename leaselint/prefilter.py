@@ -1,11 +1,13 @@
-"""Which files can hold a finding at all, decided from their bytes before any decode or parse.
+"""Which files can hold a finding at all, decided before libcst is paid for.
 
 A lease finding needs the words of a claim (or of a lock object, a token-checked
 release, or a lock error) in the file, and most files have none. A few words are too
 common to decide alone (`.add(`, `.lock(`, `Lock(`): for those a second look at the
 bytes asks what the model would need to see (enough arguments, a client it can
-recognise). Every word comes from the store table, so a new store row updates the
-prefilter. The test suite runs every rule case through both paths.
+recognise). A file that passes on the words of a claim alone gets one more look, on
+CPython's tree (`second_look`): is there a call the model could take for a claim of
+its own? Every word and method comes from the store table, so a new store row updates
+the prefilter. The test suite runs every rule case through all the stages.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ _SHARED = (b"Lock", b"not_exist", b"NOT_EXIST", b"DEL", b"transactions.", b"nx",
 
 @lru_cache(maxsize=1)
 def _table() -> dict:
-    words: set[bytes] = set(stores.prefilter_words()) - {ADD}
+    claim_words: set[bytes] = set(stores.prefilter_words()) - {ADD}
+    words = set(claim_words)
     words.update(name.encode() for name in stores.LOCK_RELEASE_ERRORS)
     # Token-checked releases: a compare-and-delete script, DELIFEQ, DELEX.
     words.update({b"ARGV", b"DELIFEQ", b"DELEX", b".delex("})
@@ -52,6 +55,7 @@ def _table() -> dict:
     for gate, pattern in stores.prefilter_patterns():
         groups.setdefault(gate, []).append(re.compile(pattern))
     return {
+        "claim_words": frozenset(claim_words),
         "decisive": tuple(sorted(words)),
         "groups": tuple((gate, tuple(members)) for gate, members in groups.items()),
         "constructors": tuple(sorted(constructors)),
@@ -68,17 +72,33 @@ def words() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     return table["decisive"], (ADD, LOCK_METHOD, *table["constructors"])
 
 
+# What the bytes say: nothing to find; only the words of a claim (ask `second_look`); more.
+NOTHING, CLAIM_WORDS, MORE = 0, 1, 2
+
+
 def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
     """False only when no rule can report anything in a file with these bytes."""
+    return verdict(data, noqa_rule) != NOTHING
+
+
+def verdict(data: bytes, noqa_rule: bool = False) -> int:
+    """NOTHING when no rule can report anything in a file with these bytes; CLAIM_WORDS when the
+    only words found are those of a claim; MORE otherwise."""
     if noqa_rule and b"noqa" in data and b"LL" in data:
-        return True
+        return MORE
     table = _table()
+    claims = False
     for gate, members in table["groups"]:
         if gate in data:
             for member in members:
-                if member in data if isinstance(member, bytes) else member.search(data):
-                    return True
-    return _add_claim(data, table) or _lock_object(data, table)
+                if isinstance(member, bytes) and member not in table["claim_words"]:
+                    if member in data:
+                        return MORE
+                elif not claims and (member in data if isinstance(member, bytes) else member.search(data)):
+                    claims = True
+    if _lock_object(data, table):
+        return MORE
+    return CLAIM_WORDS if claims or _add_claim(data, table) else NOTHING
 
 
 def _add_claim(data: bytes, table: dict) -> bool:
@@ -143,3 +163,147 @@ def _name_before(data: bytes, dot: int) -> bytes:
     while start > 0 and (data[start - 1 : start].isalnum() or data[start - 1 : start] == b"_"):
         start -= 1
     return data[start:end]
+
+
+# ------------------------------------------------------------------------------------------------
+# The second look, on CPython's tree.
+
+
+def second_look(tree) -> bool:
+    """False only when the model could find no lease in this tree of a file whose bytes hold only
+    the words of a claim.
+
+    Every rule's finding needs a claim of the model's (a lock object, a lock error or a
+    compare-and-delete brings other words, which `verdict` keeps). So this looks for a call of a
+    claim method whose receiver the model could take for that store's client, with the store's
+    flag set, that is not a store API wrapper passing its caller's key on (the model's
+    `_passes_through`). Every doubt keeps the file.
+    """
+    facts = _Facts()
+    facts.collect(tree)
+    for call, function in facts.calls:
+        method = call.func.attr  # type: ignore[attr-defined]
+        for store, spec in stores.claim_specs(method):
+            if store.recognised_only and not facts.recognisable(store, call.func.value):  # type: ignore[attr-defined]
+                continue
+            if spec.form != "call" or spec.command is not None or spec.needs_reply:
+                return True
+            if spec.flag is not None and not _flag_set(_arg(call, spec.flag), spec.flag_value):
+                continue
+            key = _arg(call, spec.key)
+            if key is None or not _passes_through(key, function):
+                return True
+        for _store, spec in stores.release_specs(method):
+            if spec.self_evident:
+                return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _methods() -> frozenset[str]:
+    """Claim methods, and the methods of token-checked releases that report without a claim."""
+    claims = {spec.method for store in stores.STORES for spec in store.claims}
+    evident = {spec.method for store in stores.STORES for spec in store.releases if spec.self_evident}
+    return frozenset(claims | evident)
+
+
+class _Facts:
+    """What the second look needs from the whole tree, in one pass."""
+
+    def __init__(self) -> None:
+        self.calls: list = []
+        self.imports: set[str] = set()
+        self.imported_names: set[str] = set()
+        self.bound_names: set[str] = set()
+        self.bound_attrs: set[str] = set()
+
+    def collect(self, tree) -> None:
+        import ast
+
+        methods = _methods()
+        stack = [(tree, None)]
+        while stack:
+            node, function = stack.pop()
+            if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+                    self.calls.append((node, function))
+            elif isinstance(node, ast.Name):
+                if not isinstance(node.ctx, ast.Load):
+                    self.bound_names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                if not isinstance(node.ctx, ast.Load):
+                    self.bound_attrs.add(node.attr)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.imports.add(alias.name)
+                    self.imported_names.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if node.module and not node.level:
+                        self.imports.add(f"{node.module}.{alias.name}")
+                    self.imported_names.add(alias.asname or alias.name)
+            inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+    def imports_store(self, store) -> bool:
+        return any(name == m or name.startswith(m + ".") for name in self.imports for m in store.modules)
+
+    def recognisable(self, store, receiver) -> bool:
+        """Whether the model could recognise `receiver` as the store's client (`Classifier.recognition`),
+        by its own name, by a module-wide import, or as made by the store's modules."""
+        import ast
+
+        last = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+        if last in store.client_names:
+            return True
+        if not self.imports_store(store):
+            return False
+        if store.module_wide:
+            return True
+        node = receiver
+        while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
+            if isinstance(node, ast.Attribute) and (node.attr in self.bound_attrs or node.attr in self.bound_names):
+                return True  # perhaps a `self` attribute set somewhere
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and (node.id in self.imported_names or node.id in self.bound_names)
+
+
+def _arg(call, where):
+    """`get_arg` of the model, on CPython's tree."""
+    import ast
+
+    if where.keyword is not None:
+        for keyword in call.keywords:
+            if keyword.arg == where.keyword:
+                return keyword.value
+    if where.index is not None:
+        for position, value in enumerate(call.args):
+            if isinstance(value, ast.Starred):
+                return None
+            if position == where.index:
+                return value
+    return None
+
+
+def _flag_set(node, name) -> bool:
+    import ast
+
+    if name is None:
+        return isinstance(node, ast.Constant) and node.value is True
+    if isinstance(node, ast.Attribute):
+        return node.attr == name
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _passes_through(key, function) -> bool:
+    """A store API wrapper: in a function named like a store method, the key is its parameter."""
+    import ast
+
+    if function is None or not isinstance(key, ast.Name):
+        return False
+    if function.name.lstrip("_") not in stores.method_names():
+        return False
+    arguments = function.args
+    params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+    return key.id in params

@@ -162,12 +162,8 @@ def _python_parse(text: str) -> ParseFailure | None:
     Nesting too deep for CPython raises ParseFailure at once; an ordinary syntax error is returned,
     for the caller to report unless libcst (which may know newer syntax) accepts the text.
     """
-    import ast
-
     try:
-        with recursion_limit(GATE_RECURSION_LIMIT), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # `1()` and friends: CPython's warnings are not findings
-            tree = ast.parse(text)
+        tree = _python_tree(text)
     except SyntaxError as error:
         failure = ParseFailure(f"syntax error: {error.msg}", error.lineno or 1, max((error.offset or 1) - 1, 0))
         if "too many nested" in error.msg or "too complex" in error.msg:
@@ -178,10 +174,43 @@ def _python_parse(text: str) -> ParseFailure | None:
     except (RecursionError, MemoryError):
         raise ParseFailure(f"{TOO_DEEP}: Python's own parser gives up on it too") from None
     if len(text) > FLAT_SAFE_TEXT:
+        import ast
+
         for node in ast.walk(tree):
             if isinstance(node, ast.BoolOp) and len(node.values) > MAX_BOOL_OPERANDS:
                 raise ParseFailure(f"{TOO_DEEP}: {len(node.values)} operands of one `and`/`or`", node.lineno)
     return None
+
+
+# The last text CPython parsed and its tree: the prefilter's look and the parse gate share it.
+_last_tree: list = [None, None]
+
+
+def _python_tree(text: str):
+    if _last_tree[0] is text:
+        return _last_tree[1]
+    import ast
+
+    _last_tree[:] = [None, None]
+    with recursion_limit(GATE_RECURSION_LIMIT), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # `1()` and friends: CPython's warnings are not findings
+        tree = ast.parse(text)
+    _last_tree[:] = [text, tree]
+    return tree
+
+
+@on_big_stack
+def worth_parsing(text: str) -> bool:
+    """The prefilter's look at CPython's tree (for a file whose bytes hold only a claim's words):
+    False when the model could find no lease in it. Any doubt (CPython cannot parse it) says True."""
+    from leaselint.prefilter import second_look
+
+    try:
+        tree = _python_tree(text)
+        with recursion_limit(GATE_RECURSION_LIMIT):
+            return second_look(tree)
+    except Exception:
+        return True
 
 
 def internal_error(what: str, exc: BaseException) -> str:
@@ -395,7 +424,11 @@ def _add(errors: list[str], message: str) -> None:
         errors.append(message)
 
 
-def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
+def lint_bytes(
+    data: bytes, path: str, settings: Settings, look: bool = False
+) -> tuple[FileResult, SourceText | None]:
+    """One file's result. `look`: the prefilter found only a claim's words in a walked file, so ask
+    CPython's tree before paying for libcst."""
     try:
         source = decode(data)
     except DecodeError as exc:
@@ -405,7 +438,12 @@ def lint_bytes(data: bytes, path: str, settings: Settings) -> tuple[FileResult, 
         return result, None
     if len(data) > MAX_CHECK_BYTES:
         return _lint_oversized(source, path, settings), source
-    return lint_text(source, path, settings), source
+    try:
+        if look and not worth_parsing(source.text):
+            return FileResult(path=path, passed_over=True), None
+        return lint_text(source, path, settings), source
+    finally:
+        _last_tree[:] = [None, None]
 
 
 def _lint_oversized(source: SourceText, path: str, settings: Settings) -> FileResult:
@@ -490,11 +528,11 @@ def lint_paths(
     on the command line always get the full check); cached findings are reused; the rest are
     linted in worker processes when there are enough of them.
     """
-    from leaselint.prefilter import may_hold_findings
+    from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
 
     paths = list(paths)
     results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
-    todo: list[tuple[int, str, bytes, Settings, str | None]] = []
+    todo: list[tuple[int, str, bytes, Settings, str | None, bool]] = []
     for index, path in enumerate(paths):
         file_settings = settings.for_file(path)
         data, failed = read(path, file_settings)
@@ -507,7 +545,8 @@ def lint_paths(
             # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
             results[index] = (FileResult(path=path), None)
             continue
-        if walked and not may_hold_findings(data, file_settings.enabled(UNUSED_NOQA)):
+        found = verdict(data, file_settings.enabled(UNUSED_NOQA)) if walked else None
+        if found == NOTHING:
             if cache is not None:
                 cache.put(key + SKIPPED, [])
             results[index] = (FileResult(path=path), None)
@@ -516,12 +555,14 @@ def lint_paths(
         if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
             results[index] = _cached(path, data, hit)
             continue
-        todo.append((index, path, data, file_settings, key))
+        todo.append((index, path, data, file_settings, key, found == CLAIM_WORDS))
 
-    for (index, path, data, file_settings, key), done in zip(todo, _lint_all(todo, jobs)):
+    for (index, path, data, file_settings, key, _), done in zip(todo, _lint_all(todo, jobs)):
         results[index] = done
         result, source = done
-        if cache is not None and key is not None and not result.internal_errors:
+        if cache is not None and key is not None and result.passed_over:
+            cache.put(key + SKIPPED, [])
+        elif cache is not None and key is not None and not result.internal_errors:
             if result.fixed_text is None:
                 cache.put(key, result.diagnostics)
             elif source is not None:
@@ -542,9 +583,9 @@ def _cached(path: str, data: bytes, diagnostics: list[Diagnostic]) -> tuple[File
     return FileResult(path=path, diagnostics=list(diagnostics), original_text=text), source
 
 
-def _lint_one(job: tuple[int, str, bytes, Settings, str | None]) -> tuple[FileResult, SourceText | None]:
-    _, path, data, file_settings, _ = job
-    return lint_bytes(data, path, file_settings)
+def _lint_one(job: tuple[int, str, bytes, Settings, str | None, bool]) -> tuple[FileResult, SourceText | None]:
+    _, path, data, file_settings, _, look = job
+    return lint_bytes(data, path, file_settings, look)
 
 
 def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText | None]]:

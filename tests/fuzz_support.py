@@ -6,7 +6,8 @@ import ast
 
 from hypothesis import strategies as st
 
-from leaselint.runner import lint_text, parse, ParseFailure
+from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
+from leaselint.runner import lint_text, parse, ParseFailure, worth_parsing
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 
@@ -75,7 +76,9 @@ def lease_programs(draw) -> str:
 
 
 def check_program(text: str) -> None:
-    """No internal error; every fixed text parses, is clean of what it fixed, and fixing it again changes nothing."""
+    """No internal error; every fixed text parses, is clean of what it fixed, and fixing it again changes
+    nothing; a text with a finding passes every stage of the prefilter."""
+    check_prefilter(text)
     for unsafe in (False, True):
         settings = Settings(fix=True, unsafe_fixes=unsafe)
         result = lint_text(SourceText(text), "fuzz.py", settings)
@@ -89,6 +92,15 @@ def check_program(text: str) -> None:
         again = lint_text(SourceText(result.fixed_text), "fuzz.py", settings)
         assert again.internal_errors == [], (result.fixed_text, again.internal_errors)
         assert again.fixed_text is None, (text, result.fixed_text, again.fixed_text)
+
+
+def check_prefilter(text: str) -> None:
+    findings = lint_text(SourceText(text), "fuzz.py", Settings()).diagnostics
+    lease_findings = [(d.code, d.start.line) for d in findings if d.code not in ("LL000", "LL100")]
+    if lease_findings:
+        found = verdict(text.encode("utf-8", "surrogatepass"), noqa_rule=True)
+        assert found != NOTHING, (text, lease_findings)
+        assert found != CLAIM_WORDS or worth_parsing(text), (text, lease_findings)
 
 
 def python_parses(text: str) -> bool:

@@ -1,4 +1,5 @@
-"""The prefilter never drops a file that has a finding."""
+"""The prefilter never drops a file that has a finding: neither its look at the bytes nor its look at
+CPython's tree."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import textwrap
 
 import pytest
 
-from leaselint.prefilter import may_hold_findings, words
+from leaselint.prefilter import CLAIM_WORDS, MORE, NOTHING, may_hold_findings, verdict, words
 from leaselint.rules import ALL_RULES
-from leaselint.runner import lint_text
+from leaselint.runner import lint_text, worth_parsing
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 
@@ -25,7 +26,10 @@ def test_every_rule_case_with_a_finding_passes_the_prefilter(code):
     findings = lint_text(SourceText(code), "case.py", Settings()).diagnostics
     lease_findings = [d for d in findings if d.code != "LL000"]
     if lease_findings:
-        assert may_hold_findings(code.encode(), noqa_rule=True), [(d.code, d.start.line) for d in lease_findings]
+        found = verdict(code.encode(), noqa_rule=True)
+        assert found != NOTHING, [(d.code, d.start.line) for d in lease_findings]
+        if found == CLAIM_WORDS:
+            assert worth_parsing(code), [(d.code, d.start.line) for d in lease_findings]
 
 
 @pytest.mark.parametrize(
@@ -58,3 +62,68 @@ def test_words_come_from_the_store_table():
     decisive, common = words()
     assert b"setnx" in decisive and b"put_if_not_exists" in decisive and b"LockNotOwnedError" in decisive
     assert b".add(" in common and b"Lock(" in common
+
+
+# A store API of its own (as Django's cache backends have): claims and deletes of the caller's key.
+WRAPPERS = textwrap.dedent(
+    """
+    import pymemcache.serde
+
+
+    class Backend:
+        def add(self, key, value, timeout=None):
+            key = self.make_key(key)
+            return self._cache.add(key, value, timeout)
+
+        def set(self, key, value, timeout=None):
+            return self.client.set(key, value, nx=True, ex=timeout)
+
+        def get_or_set(self, key, default):
+            self.add(key, default)
+            return self.get(key)
+
+        def delete(self, key):
+            return self._cache.delete(key)
+    """
+)
+
+
+def test_second_look_passes_over_a_store_api_of_its_own():
+    assert verdict(WRAPPERS.encode()) == CLAIM_WORDS
+    assert not worth_parsing(WRAPPERS)
+    assert lint_text(SourceText(WRAPPERS), "case.py", Settings()).diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        # A lease in a method not named like a store method.
+        ("def set(self, key, value, timeout=None):", "def acquire(self, key, value, timeout=None):"),
+        # A key made in the method, not the caller's.
+        ("return self.client.set(key, value", 'return self.client.set(f"lock:{key}", value'),
+        # pymemcache's client (made by its own module): `add` answers True unless asked not to.
+        ("return self._cache.add(key, value, timeout)", "return self.mc.add(key, value, timeout)"),
+    ],
+)
+def test_second_look_keeps_what_the_model_could_take_for_a_lease(edit):
+    text = WRAPPERS.replace(*edit)
+    if "self.mc" in text:
+        text = text.replace("class Backend:\n", "class Backend:\n    def __init__(self):\n        self.mc = pymemcache.Client(('h', 1))\n\n")
+    assert worth_parsing(text)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def add(self, key):\n    r.set(key, 1, nx=True)\n  (\n",  # CPython cannot parse it: libcst decides
+        "r.set(k, v, nx=True)\nr.delete(k)\n",
+    ],
+)
+def test_second_look_keeps_when_in_doubt_or_a_claim_is_there(code):
+    assert worth_parsing(code)
+
+
+def test_other_words_skip_the_second_look():
+    assert verdict(b"r.set(k, v, nx=True)\nexcept LockNotOwnedError:\n") == MORE
+    assert verdict(b"script = 'if redis.call(\"get\", KEYS[1]) == ARGV[1]'\nr.set(k, v, nx=True)\n") == MORE
+    assert verdict(b"r.set(k, v, nx=True)\n") == CLAIM_WORDS

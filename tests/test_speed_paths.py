@@ -87,9 +87,21 @@ def test_changed_settings_miss_the_cache(tree, tmp_path):
     assert only_ll005 and set(only_ll005) == {"LL005"}
 
 
+# A store API of its own (as Django's cache backends): the bytes hold a claim's words, CPython's tree
+# shows no lease.
+WRAPPER = (
+    "class Backend:\n"
+    "    def add(self, key, value, timeout=None):\n"
+    "        return self.client.set(key, value, nx=True, ex=timeout)\n\n"
+    "    def delete(self, key):\n"
+    "        return self.client.delete(key)\n"
+)
+
+
 def test_lease_free_run_never_imports_libcst(tmp_path):
     for number in range(3):
         (tmp_path / f"plain_{number}.py").write_text(LEASE_FREE, encoding="utf-8")
+    (tmp_path / "backend.py").write_text(WRAPPER, encoding="utf-8")
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
@@ -99,3 +111,16 @@ def test_lease_free_run_never_imports_libcst(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0", "False"]
+
+
+def test_files_the_second_look_passes_over_are_cached_as_passed_over(tmp_path, monkeypatch):
+    path = tmp_path / "backend.py"
+    path.write_text(WRAPPER, encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    assert _findings([str(path)], jobs=1, cache=Cache(cache_dir)) == []
+
+    def no_look(*args, **kwargs):
+        raise AssertionError("a warm run looked at the file again")
+
+    monkeypatch.setattr(runner, "lint_bytes", no_look)
+    assert _findings([str(path)], jobs=1, cache=Cache(cache_dir)) == []
