@@ -52,12 +52,19 @@ def _table() -> dict:
     for word in sorted(words):
         gate = next((shared for shared in _SHARED if shared in word), word)
         groups.setdefault(gate, []).append(word)
+    gates: dict[bytes, tuple[bytes, ...]] = {gate: (gate,) for gate in groups}
     for gate, pattern in stores.prefilter_patterns():
         groups.setdefault(gate, []).append(re.compile(pattern))
+        # A pattern's gate, and a shared word its literal holds (`not_exist` in `not_exists`): both.
+        gates[gate] = tuple(dict.fromkeys((*(w for w in _SHARED if w in pattern), gate)))
+    # One word of each group, and the words that hold the common ones: a file with none is done.
+    assert not any(b"\0" in word for word in words)
+    first = tuple(dict.fromkeys([*(gate[0] for gate in gates.values()), b"Lock", b"lock(", ADD]))
     return {
+        "first": first,
         "claim_words": frozenset(claim_words),
         "decisive": tuple(sorted(words)),
-        "groups": tuple((gate, tuple(members)) for gate, members in groups.items()),
+        "groups": tuple((gates[gate], tuple(members)) for gate, members in groups.items()),
         "constructors": tuple(sorted(constructors)),
         "add_words": add_words,
         "add_names": frozenset(n.encode() for n in add_names),
@@ -87,16 +94,27 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if noqa_rule and b"noqa" in data and b"LL" in data:
         return MORE
     table = _table()
+    first = [word in data for word in table["first"]]
+    if not any(first):
+        return NOTHING
+    scanned: dict[bytes, bool] = dict(zip(table["first"], first))
+
+    def holds(word: bytes) -> bool:
+        found = scanned.get(word)
+        if found is None:
+            found = scanned[word] = word in data
+        return found
+
     claims = False
     for gate, members in table["groups"]:
-        if gate in data:
+        if all(holds(word) for word in gate):
             for member in members:
                 if isinstance(member, bytes) and member not in table["claim_words"]:
-                    if member in data:
+                    if holds(member):
                         return MORE
-                elif not claims and (member in data if isinstance(member, bytes) else member.search(data)):
+                elif not claims and (holds(member) if isinstance(member, bytes) else member.search(data)):
                     claims = True
-    if _lock_object(data, table):
+    if _lock_object(data, table, holds):
         return MORE
     return CLAIM_WORDS if claims or _add_claim(data, table) else NOTHING
 
@@ -105,17 +123,25 @@ def _add_claim(data: bytes, table: dict) -> bool:
     """`x.add(key, value, ...)` on a client the model can recognise: by import or by name."""
     if ADD not in data:
         return False
-    library = table["add_words"].search(data) is not None
+    library = None
     for at in _find_all(data, ADD):
-        if (library or _name_before(data, at) in table["add_names"]) and _has_args(data, at + len(ADD), 2):
-            return True
+        if _has_args(data, at + len(ADD), 2):
+            if _name_before(data, at) in table["add_names"]:
+                return True
+            if library is None:
+                library = table["add_words"].search(data) is not None
+            if library:
+                return True
     return False
 
 
-def _lock_object(data: bytes, table: dict) -> bool:
+def _lock_object(data: bytes, table: dict, holds) -> bool:
     """A lock made with arguments: a lock library in sight, or `.lock(...)` on a client's name."""
-    constructors = [word for word in table["constructors"] if word in data]
-    if not constructors and LOCK_METHOD not in data:
+    # `Lock` (a gate already scanned) and `lock(` hold every constructor's name and `.lock(`.
+    if not holds(b"lock(") and not holds(b"Lock"):
+        return False
+    constructors = [word for word in table["constructors"] if holds(word)]
+    if not constructors and not holds(LOCK_METHOD):
         return False
     library = any(word in data for word in table["lock_words"])
     for word in constructors:
