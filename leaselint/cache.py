@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
 
 from leaselint import __version__
@@ -34,6 +33,10 @@ def _code_stamp() -> str:
     return stamp.hexdigest()[:16]
 
 
+# The digest of each settings object's part of the key, begun once (settings kept alive with it).
+_SETTINGS_DIGESTS: dict[int, tuple] = {}
+
+
 class Cache:
     def __init__(self, folder: str | os.PathLike = DEFAULT_FOLDER) -> None:
         self.folder = Path(folder)
@@ -51,14 +54,19 @@ class Cache:
     @staticmethod
     def key(data: bytes, settings: Settings) -> str:
         """The file's content and the settings its findings depend on (per-file ignores folded in)."""
-        relevant = (
-            sorted(settings.select) if settings.select is not None else None,
-            sorted(settings.ignore),
-            settings.release,
-            sorted(settings.fixable) if settings.fixable is not None else None,
-            sorted(settings.unfixable),
-        )
-        digest = hashlib.sha256(repr(relevant).encode())
+        known = _SETTINGS_DIGESTS.get(id(settings))
+        if known is None or known[0] is not settings:
+            relevant = (
+                sorted(settings.select) if settings.select is not None else None,
+                sorted(settings.ignore),
+                settings.release,
+                sorted(settings.fixable) if settings.fixable is not None else None,
+                sorted(settings.unfixable),
+            )
+            if len(_SETTINGS_DIGESTS) > 64:
+                _SETTINGS_DIGESTS.clear()
+            known = _SETTINGS_DIGESTS[id(settings)] = (settings, hashlib.sha256(repr(relevant).encode()))
+        digest = known[1].copy()
         digest.update(data)
         return digest.hexdigest()
 
@@ -84,6 +92,8 @@ class Cache:
             entries = self.entries
             if len(entries) > MAX_ENTRIES:
                 entries = dict(list(entries.items())[-MAX_ENTRIES:])
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(prefix=".findings-", dir=self.folder)
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(entries, handle, protocol=pickle.HIGHEST_PROTOCOL)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import subprocess
 from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
@@ -154,6 +153,8 @@ def _git_ignored(root: str) -> set[str]:
     """Untracked paths git ignores under `root` (whole folders as one entry); empty outside a repository."""
     if not _in_repository(root):
         return set()
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", "-C", root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],

@@ -7,7 +7,6 @@ import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from dataclasses import dataclass, field
 
@@ -114,6 +113,8 @@ def atomic_write(path: str, data: bytes, expected: bytes | None = None) -> None:
         current = _read_or_none(target)
         if current != expected:
             raise WriteRefused("the file changed since it was read; nothing written")
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".leaselint.tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
