@@ -10,7 +10,9 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from leaselint.model import traverse
 from leaselint.model.positions import positions
+from leaselint.model.walk import Walker
 from leaselint.rules import ALL_RULES
 
 STDLIB = sysconfig.get_paths()["stdlib"]
@@ -86,3 +88,92 @@ def test_positions_match_libcst(name, text):
     # What the runner's error reporting reads: a dict of nodes to ranges.
     node, where = next(iter(found.items()))
     assert isinstance(found, dict) and isinstance(node, cst.CSTNode) and where.start.line >= 1
+
+
+def _recorder(names, skip=()):
+    """A visitor class recording visit_X and leave_X for the named classes; visit_X of `skip` returns False."""
+
+    def visit(name):
+        def method(self, node):
+            self.seen.append(("visit", node))
+            return False if name in skip else None
+
+        return method
+
+    def leave(self, node):
+        self.seen.append(("leave", node))
+
+    body = {"__init__": lambda self: (cst.CSTVisitor.__init__(self), setattr(self, "seen", []))[0]}
+    for name in names:
+        body[f"visit_{name}"] = visit(name)
+        body[f"leave_{name}"] = leave
+    return type("Recorder", (cst.CSTVisitor,), body)
+
+
+ALL_NAMES = sorted(
+    {cls.__name__ for cls in traverse._subclasses(cst.CSTNode) if not traverse.inspect.isabstract(cls)}
+)
+WALKER_NAMES = sorted(
+    {name.split("_", 1)[1] for name in vars(Walker) if name.startswith(("visit_", "leave_"))}
+    | {"Call", "Name", "BinaryOperation"}
+)
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_walk_visits_like_libcst(name, text):
+    module = _parse(text)
+    for names, skip in ((WALKER_NAMES, ()), (ALL_NAMES, ()), (WALKER_NAMES, ("FunctionDef", "If", "Comparison"))):
+        recorder = _recorder(names, skip)
+        expected, found = recorder(), recorder()
+        module.visit(expected)
+        traverse.walk(module, found)
+        assert traverse._plan_for(recorder) is not None
+        assert [(kind, type(node).__name__) for kind, node in found.seen] == [
+            (kind, type(node).__name__) for kind, node in expected.seen
+        ]
+        assert all(a[1] is b[1] for a, b in zip(found.seen, expected.seen))
+    every = _recorder(ALL_NAMES)()
+    module.visit(every)
+    assert [node for kind, node in every.seen if kind == "visit"] == list(traverse.nodes(module))
+
+
+def test_every_node_class_has_a_visit_order():
+    classes = [cls for cls in traverse._subclasses(cst.CSTNode) if not traverse.inspect.isabstract(cls)]
+    assert [cls.__name__ for cls in classes if traverse.visit_order(cls) is None] == []
+    assert traverse.visit_order(cst.FunctionDef).index("decorators") < traverse.visit_order(cst.FunctionDef).index("body")
+    assert traverse.visit_order(cst.IfExp).index("body") < traverse.visit_order(cst.IfExp).index("test")
+
+
+def test_walk_falls_back_to_libcst_for_attribute_hooks():
+    class Attributes(cst.CSTVisitor):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def visit_Call_func(self, node):
+            self.seen.append(node)
+
+    assert traverse._plan_for(Attributes) is None
+    found = Attributes()
+    traverse.walk(cst.parse_module("f(g(x))\n"), found)
+    assert len(found.seen) == 2
+
+
+def test_model_is_the_same_with_libcst_visit():
+    for name, text in TEXTS:
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        table = positions(module)
+        fast, slow = Walker(table), Walker(table)
+        traverse.walk(module, fast)
+        module.visit(slow)
+        for attr in ("statements", "blocks", "imports", "assigned", "awaited", "statement_calls", "swallowed"):
+            assert getattr(fast, attr) == getattr(slow, attr), (name, attr)
+        assert [(c.call, c.statement, c.insertable, c.usage, c.guards) for c in fast.calls] == [
+            (c.call, c.statement, c.insertable, c.usage, c.guards) for c in slow.calls
+        ], name
+        assert [(s.node, s.name, s.bindings, s.binding_lines, s.compared) for s in fast.scopes] == [
+            (s.node, s.name, s.bindings, s.binding_lines, s.compared) for s in slow.scopes
+        ], name

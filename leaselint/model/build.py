@@ -10,6 +10,7 @@ from leaselint.model.events import LeaseModel
 from leaselint.model.keys import Resolver, literal_string
 from leaselint.model.positions import positions as module_positions
 from leaselint.model.values import Origins
+from leaselint.model.traverse import walk
 from leaselint.model.walk import Walker, dotted
 
 
@@ -92,7 +93,7 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
 def build_model(module: cst.Module) -> LeaseModel:
     positions = module_positions(module)
     walker = Walker(positions)
-    module.visit(walker)
+    walk(module, walker)
     assert walker.module_scope is not None
     resolver = Resolver(walker.module_scope)
     classifier = Classifier(walker, positions, resolver)

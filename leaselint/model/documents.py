@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from leaselint.model.keys import literal_string
+from leaselint.model.traverse import walk
 
 TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
 LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease")
@@ -122,7 +123,7 @@ def _condition_key(condition: cst.BaseExpression | None, names: cst.BaseExpressi
     if condition is None:
         return None, False
     finder = _AttrNotExists()
-    condition.visit(finder)
+    walk(condition, finder)
     return finder.name, finder.combined
 
 

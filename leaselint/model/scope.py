@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from leaselint.model.traverse import nodes, walk
+
 
 @dataclass(eq=False)
 class ClassInfo:
@@ -98,30 +100,15 @@ class _NameCounter(cst.CSTVisitor):
 def count_names(node: cst.CSTNode, name: str) -> int:
     """How many times `name` appears under `node` (bindings included)."""
     counter = _NameCounter(name)
-    node.visit(counter)
+    walk(node, counter)
     return counter.count
-
-
-class _Finder(cst.CSTVisitor):
-    """Stops at the first node `wanted` accepts."""
-
-    def __init__(self, wanted) -> None:
-        super().__init__()
-        self.wanted = wanted
-        self.found = False
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if not self.found and self.wanted(node):
-            self.found = True
-        return not self.found
 
 
 def contains(tree: cst.CSTNode, wanted) -> bool:
     """Whether a node under `tree` (or `tree` itself) is `wanted`: a node, or a test of one."""
-    test = wanted if callable(wanted) else (lambda node: node is wanted)
-    finder = _Finder(test)
-    tree.visit(finder)
-    return finder.found
+    if not callable(wanted):
+        return any(node is wanted for node in nodes(tree))
+    return any(wanted(node) for node in nodes(tree))
 
 
 def mentions(tree: cst.CSTNode, name: str) -> bool:

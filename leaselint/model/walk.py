@@ -9,6 +9,7 @@ import libcst as cst
 from leaselint.model.positions import Positions
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
 from leaselint.model.stores import LOCK_RELEASE_ERRORS
+from leaselint.model.traverse import walk
 
 
 @dataclass(eq=False)
@@ -335,7 +336,7 @@ class _ReleaseFinder(cst.CSTVisitor):
 
 def _releases_lock(body: cst.CSTNode) -> bool:
     finder = _ReleaseFinder()
-    body.visit(finder)
+    walk(body, finder)
     return finder.found
 
 
