@@ -12,24 +12,41 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 
 
 class Positions(dict):
-    """node -> CodeRange. Holds (start line, start column, end line, end column) tuples and makes
-    the CodeRange of a node when it is first asked for."""
+    """node -> CodeRange, as a dict of nodes. Stored by id(node) (libcst hashes nodes in Python) as
+    (node, start line, start column, end line, end column); a node's CodeRange is made when first
+    asked for."""
 
-    __slots__ = ()
+    __slots__ = ("ranges",)
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        self.ranges: dict[int, CodeRange] = {}
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
-        value = dict.__getitem__(self, node)
-        if type(value) is tuple:
-            value = CodeRange(CodePosition(value[0], value[1]), CodePosition(value[2], value[3]))
-            dict.__setitem__(self, node, value)
-        return value
+        key = id(node)
+        where = self.ranges.get(key)
+        if where is None:
+            try:
+                _, line, column, end_line, end_column = dict.__getitem__(self, key)
+            except KeyError:
+                raise KeyError(node) from None
+            where = self.ranges[key] = CodeRange(CodePosition(line, column), CodePosition(end_line, end_column))
+        return where
+
+    def __contains__(self, node: object) -> bool:
+        return dict.__contains__(self, id(node))
+
+    def __iter__(self):
+        return (value[0] for value in dict.values(self))
 
     def start_line(self, node: cst.CSTNode) -> int:
-        value = dict.__getitem__(self, node)
-        return value[0] if type(value) is tuple else value.start.line
+        return dict.__getitem__(self, id(node))[1]
 
     def get(self, node, default=None):
-        return self[node] if dict.__contains__(self, node) else default
+        return self[node] if dict.__contains__(self, id(node)) else default
+
+    def keys(self):
+        return list(self)
 
     def values(self):
         return [self[node] for node in self]
@@ -70,9 +87,10 @@ class _State(CodegenState):
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         line, column = self.starts.pop()
+        key = id(node)
         found = self.found
-        if node not in found:
-            found[node] = (line, column, self.line, self.column)
+        if key not in found:
+            found[key] = (node, line, column, self.line, self.column)
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
         self.records.append((node, start_node, end_node, self.line, self.column))
@@ -85,12 +103,13 @@ class _State(CodegenState):
         node, start_node, end_node, line, column = self.records.pop()
         found = self.found
         if start_node is not None:
-            line, column = found[start_node][:2]
+            start = found[id(start_node)]
+            line, column = start[1], start[2]
         if end_node is not None:
-            end = found[end_node]
-            found[node] = (line, column, end[2], end[3])
+            end = found[id(end_node)]
+            found[id(node)] = (node, line, column, end[3], end[4])
         else:
-            found[node] = (line, column, self.line, self.column)
+            found[id(node)] = (node, line, column, self.line, self.column)
         return False
 
 
