@@ -177,3 +177,35 @@ def test_model_is_the_same_with_libcst_visit():
         assert [(s.node, s.name, s.bindings, s.binding_lines, s.compared) for s in fast.scopes] == [
             (s.node, s.name, s.bindings, s.binding_lines, s.compared) for s in slow.scopes
         ], name
+
+
+def test_trivia_hold_only_trivia():
+    for cls in traverse.TRIVIA:
+        classes = traverse._field_classes(cls)
+        assert classes is not None
+        assert all(held <= traverse.TRIVIA for held in classes.values()), cls
+    assert cst.Name not in traverse.TRIVIA and cst.Call not in traverse.TRIVIA and cst.Comma in traverse.TRIVIA
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS[:40] + TEXTS[-len(STDLIB_FILES):], ids=[n for n, _ in TEXTS[:40] + TEXTS[-len(STDLIB_FILES):]])
+def test_contains_and_count_names_match_libcst(name, text):
+    from leaselint.model.scope import contains, contains_call_or_name, count_names, mentions
+
+    module = _parse(text)
+    every = _recorder(ALL_NAMES)()
+    module.visit(every)
+    visited = [node for kind, node in every.seen if kind == "visit"]
+    names = [node.value for node in visited if isinstance(node, cst.Name)]
+    calls = [node for node in visited if isinstance(node, cst.Call)]
+    for statement in module.body[:30]:
+        under = _recorder(ALL_NAMES)()
+        statement.visit(under)
+        inside = {id(node) for kind, node in under.seen}
+        for call in calls[:20]:
+            assert contains(statement, call) == (id(call) in inside)
+            assert contains_call_or_name(statement, call, None) == (id(call) in inside)
+        for word in sorted(set(names))[:15]:
+            expected = sum(1 for kind, node in under.seen if kind == "visit" and isinstance(node, cst.Name) and node.value == word)
+            assert count_names(statement, word) == expected
+            assert mentions(statement, word) == (expected > 0)
+            assert contains(statement, lambda node: isinstance(node, cst.Name) and node.value == word) == (expected > 0)

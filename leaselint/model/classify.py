@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import libcst as cst
 
@@ -10,7 +11,7 @@ from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
 from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
-from leaselint.model.scope import Scope, contains, count_names
+from leaselint.model.scope import Scope, contains_call_or_name, count_names
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.walk import CallSite, Walker, dotted
 
@@ -121,6 +122,17 @@ def _without_submodule(name: str) -> str:
     return ".".join([parts[0], parts[-1]]) if len(parts) > 2 else name
 
 
+@lru_cache(maxsize=None)
+def _lock_constructors() -> dict:
+    """Qualified constructor name -> the first lock spec it makes (table order)."""
+    found: dict = {}
+    for spec in stores.LOCKS:
+        if not spec.method:
+            found.setdefault(spec.call, spec)
+            found.setdefault(_without_submodule(spec.call), spec)
+    return found
+
+
 def _other_side(comparison: cst.Comparison, call: cst.Call, name: str | None) -> cst.BaseExpression | None:
     """The operand of a two-sided comparison that does not hold the read."""
     if len(comparison.comparisons) != 1:
@@ -137,7 +149,7 @@ def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
 
 
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
-    return contains(operand, lambda node: node is call or (name is not None and isinstance(node, cst.Name) and node.value == name))
+    return contains_call_or_name(operand, call, name)
 
 
 class Classifier:
@@ -157,6 +169,8 @@ class Classifier:
         # (receiver shape, key shape) of every counted key.
         self.counted: set = set()
         self.sites: dict[int, CallSite] = {}
+        # (receiver id, scope id) -> (receiver, scope, what may have made it): see _made_by.
+        self.makers: dict[tuple[int, int], tuple] = {}
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
@@ -234,14 +248,26 @@ class Classifier:
         module-wide stores, the module imports the store; 0: no sign. Names are not followed
         through assignments: the prefilter, which reads only bytes, must see what the model sees.
         """
-        strength, call = self._made_by(store, receiver, scope, 0)
+        strength, call = self._made_by(store, receiver, scope)
         if strength == 2:
             return 2, call
         return self._by_name(store, _last_name(receiver)), None
 
-    def _made_by(self, store: Store, receiver: cst.BaseExpression, scope: Scope, depth: int):
+    def _made_by(self, store: Store, receiver: cst.BaseExpression, scope: Scope):
+        """2 and the call that made the receiver when it comes from the store's modules, else 0."""
+        key = (id(receiver), id(scope))
+        found = self.makers.get(key)
+        if found is None or found[0] is not receiver or found[1] is not scope:
+            found = self.makers[key] = (receiver, scope, self._makers(receiver, scope, 0))
+        for imported, made in found[2]:
+            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
+                return 2, made
+        return 0, None
+
+    def _makers(self, receiver: cst.BaseExpression, scope: Scope, depth: int) -> list:
+        """(imported name, call) pairs that may have made the receiver, in the order to try them."""
         if depth > 4:
-            return 0, None
+            return []
         node = receiver
         made = None
         while isinstance(node, (cst.Subscript, cst.Call, cst.Attribute)):
@@ -251,25 +277,22 @@ class Classifier:
             elif isinstance(node, cst.Attribute) and not self.resolver.is_self(node.value, scope):
                 node = node.value
             elif isinstance(node, cst.Attribute):
+                found = []
                 for value, where in self.resolver.self_attr_values(node.attr.value, scope):
                     if value is not None and not isinstance(value, cst.AugAssign):
-                        strength, call = self._made_by(store, value, where, depth + 1)
-                        if strength == 2:
-                            return 2, call
-                return 0, None
+                        found.extend(self._makers(value, where, depth + 1))
+                return found
             else:
                 node = node.value
         if not isinstance(node, cst.Name):
-            return 0, None
+            return []
         imported = self.walker.imports.get(node.value)
         if imported is not None:
-            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
-                return 2, made
-            return 0, None
-        found = self.resolver.single_value(node.value, scope)
-        if found is not None:
-            return self._made_by(store, found[0], found[1], depth + 1)
-        return 0, None
+            return [(imported, made)]
+        value = self.resolver.single_value(node.value, scope)
+        if value is not None:
+            return self._makers(value[0], value[1], depth + 1)
+        return []
 
     def _by_name(self, store: Store, name: str) -> int:
         if name in store.client_names:
@@ -440,10 +463,9 @@ class Classifier:
             return
         head, _, rest = name.partition(".")
         qualified = self.walker.imports.get(head, head) + (f".{rest}" if rest else "")
-        for spec in stores.LOCKS:
-            if not spec.method and (qualified == spec.call or qualified == _without_submodule(spec.call)):
-                self._lock(call, scope, spec)
-                return
+        spec = _lock_constructors().get(qualified)
+        if spec is not None:
+            self._lock(call, scope, spec)
 
     # Transactions and client-side checks ----------------------------------
 

@@ -34,8 +34,20 @@ def literal_string(node: cst.BaseExpression) -> str | None:
     return None
 
 
+_CODE: dict[int, tuple[cst.CSTNode, str]] = {}
+_CODE_SIZE = 4096
+
+
 def code_of(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
+    # Nodes do not change: the rules and fixes ask for the same few again and again.
+    found = _CODE.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    if len(_CODE) >= _CODE_SIZE:
+        _CODE.clear()
+    code = cst.Module(body=[]).code_for_node(node)
+    _CODE[id(node)] = (node, code)
+    return code
 
 
 class Resolver:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from leaselint.model.traverse import nodes, walk
+from leaselint.model.traverse import TRIVIA, nodes, walk
 
 
 @dataclass(eq=False)
@@ -107,9 +107,17 @@ def count_names(node: cst.CSTNode, name: str) -> int:
 def contains(tree: cst.CSTNode, wanted) -> bool:
     """Whether a node under `tree` (or `tree` itself) is `wanted`: a node, or a test of one."""
     if not callable(wanted):
-        return any(node is wanted for node in nodes(tree))
+        return any(node is wanted for node in nodes(tree, trivia=type(wanted) in TRIVIA))
     return any(wanted(node) for node in nodes(tree))
 
 
+def contains_call_or_name(tree: cst.CSTNode, call: cst.CSTNode | None, name: str | None) -> bool:
+    """Whether `call` is under `tree` (or is `tree`), or a Name `name` is."""
+    for node in nodes(tree, trivia=False):
+        if node is call or (name is not None and isinstance(node, cst.Name) and node.value == name):
+            return True
+    return False
+
+
 def mentions(tree: cst.CSTNode, name: str) -> bool:
-    return contains(tree, lambda node: isinstance(node, cst.Name) and node.value == name)
+    return contains_call_or_name(tree, None, name)

@@ -8,6 +8,7 @@ read the events the model builds from this table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -494,29 +495,38 @@ LOCK_RELEASE_ERRORS = frozenset(
 )
 
 
-def claim_specs(method: str) -> list[tuple[Store, ClaimSpec]]:
-    return [(store, spec) for store in STORES for spec in store.claims if spec.method == method]
+# The table does not change: each lookup is made once per method.
 
 
-def release_specs(method: str) -> list[tuple[Store, ReleaseSpec]]:
-    return [(store, spec) for store in STORES for spec in store.releases if spec.method == method]
+@lru_cache(maxsize=None)
+def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
+    return tuple((store, spec) for store in STORES for spec in store.claims if spec.method == method)
 
 
-def write_specs(method: str) -> list[tuple[Store, WriteSpec]]:
-    return [(store, spec) for store in STORES for spec in store.writes if spec.method == method]
+@lru_cache(maxsize=None)
+def release_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
+    return tuple((store, spec) for store in STORES for spec in store.releases if spec.method == method)
 
 
-def read_specs(method: str) -> list[tuple[Store, ReadSpec]]:
-    return [(store, spec) for store in STORES for spec in store.reads if spec.method == method]
+@lru_cache(maxsize=None)
+def write_specs(method: str) -> tuple[tuple[Store, WriteSpec], ...]:
+    return tuple((store, spec) for store in STORES for spec in store.writes if spec.method == method)
 
 
-def expire_specs(method: str) -> list[tuple[Store, ExpireSpec]]:
-    return [(store, spec) for store in STORES for spec in store.expiries if spec.method == method]
+@lru_cache(maxsize=None)
+def read_specs(method: str) -> tuple[tuple[Store, ReadSpec], ...]:
+    return tuple((store, spec) for store in STORES for spec in store.reads if spec.method == method)
 
 
-def transaction_methods() -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=None)
+def expire_specs(method: str) -> tuple[tuple[Store, ExpireSpec], ...]:
+    return tuple((store, spec) for store in STORES for spec in store.expiries if spec.method == method)
+
+
+@lru_cache(maxsize=None)
+def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
     """(watch-like, multi-like) pipeline methods of every store."""
-    return {n for s in STORES for n in s.watch}, {n for s in STORES for n in s.multi}
+    return frozenset(n for s in STORES for n in s.watch), frozenset(n for s in STORES for n in s.multi)
 
 
 # Words of a key that names a lock. A claim whose answer is never read is a lease only with them:
@@ -529,6 +539,7 @@ FORCE_NAMES = frozenset({"reset", "clear", "reset_all", "clear_all"})
 RELEASE_WORDS = ("release", "unlock", "free", "lock", "lease", "exit", "done", "finish")
 
 
+@lru_cache(maxsize=None)
 def counter_methods() -> frozenset[str]:
     return frozenset(name for store in STORES for name in store.counters)
 

@@ -188,11 +188,27 @@ def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
         leave(visitor, node)
 
 
-def nodes(node: cst.CSTNode):
-    """Every node under `node`, `node` first, in libcst's visit order."""
+def _trivia() -> frozenset[type]:
+    """Whitespace, operators and brackets: classes whose subtrees hold nothing else."""
+    brackets = {"LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket", "LeftCurlyBrace", "RightCurlyBrace"}
+    return frozenset(
+        cls
+        for cls in _subclasses(cst.CSTNode)
+        if cls.__module__ in ("libcst._nodes.whitespace", "libcst._nodes.op") or cls.__name__ in brackets
+    )
+
+
+TRIVIA = _trivia()
+
+
+def nodes(node: cst.CSTNode, trivia: bool = True):
+    """Every node under `node`, `node` first, in libcst's visit order; without whitespace, operators
+    and brackets when not `trivia`."""
     stack = [node]
     while stack:
         node = stack.pop()
+        if not trivia and type(node) in TRIVIA:
+            continue
         yield node
         fields = visit_order(type(node))
         if fields is None:
