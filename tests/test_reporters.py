@@ -335,3 +335,37 @@ def test_output_file(cwd):
 
 def test_gitlab_module_handles_stdin_name():
     assert gitlab.project_path("-") == "-"
+
+
+
+def test_json_text_is_the_standard_library_indented_text():
+    """The report writes its text directly; it must be what `json.dump(..., indent=2)` would write."""
+    import io
+    import textwrap
+
+    from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
+    from leaselint.report.json_format import item, report
+    from leaselint.rules import ALL_RULES
+    from leaselint.runner import lint_text
+    from leaselint.settings import Settings
+    from leaselint.source import SourceText
+
+    results = [
+        lint_text(SourceText(textwrap.dedent(case.code)), f"dir/{rule.code}_{n}.py", Settings())
+        for rule in ALL_RULES
+        for n, case in enumerate(rule.INVALID)
+    ]
+    odd = Diagnostic(
+        "LL001", 'é \u2028 "q" \\ \n\t', Position(1, 0), Position(2, 3),
+        Fix("é fix", (Edit(Position(1, 0), Position(1, 0), ""),), Applicability.UNSAFE), "blind-release",
+    )
+    empty = Diagnostic("LL001", "m", Position(1, 0), Position(1, 1), Fix("m", ()), "x")
+    results += [FileResult("-", [odd, empty]), FileResult("clean.py", [])]
+    assert sum(len(r.diagnostics) for r in results) > 100
+    written = io.StringIO()
+    report(results, written, {})
+    expected = json.dumps([item(r.path, d) for r in results for d in r.diagnostics], indent=2) + "\n"
+    assert written.getvalue() == expected
+    empty_report = io.StringIO()
+    report([FileResult("clean.py", [])], empty_report, {})
+    assert empty_report.getvalue() == "[]\n"

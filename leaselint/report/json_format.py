@@ -36,6 +36,47 @@ def item(path: str, diagnostic) -> dict:
 
 
 def report(results: list[FileResult], out: TextIO, options: dict) -> None:
-    items = [item(r.path, d) for r in results for d in r.diagnostics]
-    json.dump(items, out, indent=2)
-    out.write("\n")
+    texts = []
+    for result in results:
+        if result.diagnostics:
+            filename = _string(os.path.abspath(result.path) if result.path != "-" else result.path)
+            texts.extend(_item_text(filename, d) for d in result.diagnostics)
+    out.write("[\n" + ",\n".join(texts) + "\n]\n" if texts else "[]\n")
+
+
+# The text `json.dump(items, indent=2)` writes for `item(...)`, made directly: the standard library's
+# indenting encoder is written in Python and took half a warm run of 13,000 findings.
+_string = json.encoder.encode_basestring_ascii
+
+
+def _where_text(position: Position, indent: str) -> str:
+    return f'{{\n{indent}  "row": {position.line},\n{indent}  "column": {position.column + 1}\n{indent}}}'
+
+
+def _fix_text(fix) -> str:
+    if fix is None:
+        return "null"
+    edits = ",\n".join(
+        f'        {{\n          "content": {_string(e.content)},\n'
+        f'          "location": {_where_text(e.start, "          ")},\n'
+        f'          "end_location": {_where_text(e.end, "          ")}\n        }}'
+        for e in fix.edits
+    )
+    return (
+        f'{{\n      "applicability": {_string(fix.applicability.value)},\n'
+        f'      "message": {_string(fix.message)},\n'
+        f'      "edits": {"[" + chr(10) + edits + chr(10) + "      ]" if edits else "[]"}\n    }}'
+    )
+
+
+def _item_text(filename: str, diagnostic) -> str:
+    return (
+        f'  {{\n    "code": {_string(diagnostic.code)},\n'
+        f'    "message": {_string(diagnostic.message)},\n'
+        f'    "filename": {filename},\n'
+        f'    "location": {_where_text(diagnostic.start, "    ")},\n'
+        f'    "end_location": {_where_text(diagnostic.end, "    ")},\n'
+        f'    "fix": {_fix_text(diagnostic.fix)},\n'
+        f'    "url": null,\n'
+        f'    "noqa_row": {diagnostic.start.line}\n  }}'
+    )
