@@ -273,8 +273,8 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None, s
     module = parse(text, strict)
     try:
         with recursion_limit(DEEP_RECURSION_LIMIT):
-            found = _check_module(module, text, settings, errors)
-            if any(d.fix is not None for d in found) and not _reproduces(module.code, text):
+            found, code = _check_module(module, text, settings, errors)
+            if any(d.fix is not None for d in found) and not _reproduces(code, text):
                 # libcst drops a form feed that starts a statement line: its positions and the lines
                 # a fix copies no longer match the text, so no fix is offered for such a file.
                 found = [replace(d, fix=None, message=d.message + NO_ROUND_TRIP) if d.fix else d for d in found]
@@ -288,7 +288,8 @@ def _reproduces(code: str, text: str) -> bool:
     return code == text or (text.startswith(code) and not text[len(code) :].strip("\r"))
 
 
-def _check_module(module, text: str, settings: Settings, errors: list[str] | None) -> list[Diagnostic]:
+def _check_module(module, text: str, settings: Settings, errors: list[str] | None) -> tuple[list[Diagnostic], str]:
+    """The findings, and the module's code as libcst writes it back."""
     from leaselint.model import build_model
     from leaselint.rewrite import LeaseFixer
     from leaselint.rule import Context
@@ -320,7 +321,7 @@ def _check_module(module, text: str, settings: Settings, errors: list[str] | Non
         found += split(stale, noqa)[0]
     found = [d for d in found if settings.enabled(d.code)]
     found = [d if d.fix is None or settings.can_fix(d.code) else replace(d, fix=None) for d in found]
-    return sorted(found, key=lambda d: (d.start, d.code))
+    return sorted(found, key=lambda d: (d.start, d.code)), model.positions.code
 
 
 def unparsable(message: str, line: int = 1, column: int = 0) -> Diagnostic:

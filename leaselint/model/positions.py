@@ -16,11 +16,13 @@ class Positions(dict):
     (node, start line, start column, end line, end column); a node's CodeRange is made when first
     asked for."""
 
-    __slots__ = ("ranges",)
+    __slots__ = ("ranges", "code")
 
-    def __init__(self, found: dict) -> None:
+    def __init__(self, found: dict, code: str = "") -> None:
         super().__init__(found)
         self.ranges: dict[int, CodeRange] = {}
+        # The module's code, as `module.code` gives it: the tokens the positions were counted on.
+        self.code = code
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         key = id(node)
@@ -116,5 +118,6 @@ class _State(CodegenState):
 def positions(module: cst.Module) -> Positions:
     """Every node's CodeRange, identical to libcst's PositionProvider."""
     found: dict = {}
-    module._codegen(_State(module, found))
-    return Positions(found)
+    state = _State(module, found)
+    module._codegen(state)
+    return Positions(found, "".join(state.tokens))
