@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-import difflib
 import os
 import sys
 from dataclasses import replace
@@ -322,6 +321,8 @@ def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
 def _unified(result: FileResult) -> str:
     before = (result.original_text or "").splitlines(keepends=True)
     after = (result.fixed_text or "").splitlines(keepends=True)
+    import difflib
+
     lines = difflib.unified_diff(before, after, fromfile=f"a/{result.path}", tofile=f"b/{result.path}")
     text = "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
     return text

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from dataclasses import dataclass
@@ -152,6 +151,8 @@ def load_config(path: str) -> Layer:
     values = {}
     for key, value in table.items():
         if key not in KEYS:
+            import difflib
+
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(
