@@ -499,28 +499,29 @@ LOCK_RELEASE_ERRORS = frozenset(
 
 
 @lru_cache(maxsize=None)
+def _specs(kind: str, method: str) -> tuple:
+    """(store, spec) of every row of `kind` (claims, releases, ...) for `method`, in table order."""
+    return tuple((store, spec) for store in STORES for spec in getattr(store, kind) if spec.method == method)
+
+
 def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
-    return tuple((store, spec) for store in STORES for spec in store.claims if spec.method == method)
+    return _specs("claims", method)
 
 
-@lru_cache(maxsize=None)
 def release_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
-    return tuple((store, spec) for store in STORES for spec in store.releases if spec.method == method)
+    return _specs("releases", method)
 
 
-@lru_cache(maxsize=None)
 def write_specs(method: str) -> tuple[tuple[Store, WriteSpec], ...]:
-    return tuple((store, spec) for store in STORES for spec in store.writes if spec.method == method)
+    return _specs("writes", method)
 
 
-@lru_cache(maxsize=None)
 def read_specs(method: str) -> tuple[tuple[Store, ReadSpec], ...]:
-    return tuple((store, spec) for store in STORES for spec in store.reads if spec.method == method)
+    return _specs("reads", method)
 
 
-@lru_cache(maxsize=None)
 def expire_specs(method: str) -> tuple[tuple[Store, ExpireSpec], ...]:
-    return tuple((store, spec) for store in STORES for spec in store.expiries if spec.method == method)
+    return _specs("expiries", method)
 
 
 @lru_cache(maxsize=None)
