@@ -23,7 +23,7 @@ ADD, LOCK_METHOD = b".add(", b".lock("
 _SCAN = 4000
 # Substrings shared by several words: one scan for the shared part, then the words, in the few
 # files that hold it.
-_SHARED = (b"Lock", b"not_exist", b"NOT_EXIST", b"DEL", b"transactions.", b"nx", b"NX")
+_SHARED = (b"Lock", b"not_exist", b"NOT_EXIST", b"DEL", b"nx", b"NX")
 
 
 @lru_cache(maxsize=1)
@@ -31,9 +31,13 @@ def _table() -> dict:
     claim_words: set[bytes] = set(stores.prefilter_words()) - {ADD}
     words = set(claim_words)
     words.update(name.encode() for name in stores.LOCK_RELEASE_ERRORS)
-    # Token-checked releases: a compare-and-delete script, DELIFEQ, DELEX.
-    words.update({b"ARGV", b"DELIFEQ", b"DELEX", b".delex("})
-    constructors = {spec.call.rsplit(".", 1)[-1].encode() + b"(" for spec in stores.LOCKS if not spec.method}
+    # Token-checked releases: a compare-and-delete script, DELIFEQ, DELEX (the model reads command
+    # words in any case; these are the cases code writes).
+    words.update({b"ARGV", b"DELIFEQ", b"DELEX", b"delifeq", b"delex"})
+    names = sorted({spec.call.rsplit(".", 1)[-1].encode() for spec in stores.LOCKS if not spec.method})
+    constructors = {name + b"(" for name in names}
+    # `from redis.lock import Lock as L`: the call is then `L(...)`.
+    aliases = re.compile(rb"\b(?:" + b"|".join(map(re.escape, names)) + rb")\s+as\s+\w")
     add_stores = [s for s in stores.STORES if any(c.method == "add" for c in s.claims)]
     # The model knows a client by import when the file imports its module (or a name from it).
     imports = []
@@ -59,13 +63,17 @@ def _table() -> dict:
         gates[gate] = tuple(dict.fromkeys((*(w for w in _SHARED if w in pattern), gate)))
     # One word of each group, and the words that hold the common ones: a file with none is done.
     assert not any(b"\0" in word for word in words)
-    first = tuple(dict.fromkeys([*(gate[0] for gate in gates.values()), b"Lock", b"lock(", ADD]))
+    lock_gates = [b"Lock", b"lock(", *(name for name in names if b"Lock" not in name)]
+    first = tuple(dict.fromkeys([*(gate[0] for gate in gates.values()), *lock_gates, ADD]))
     return {
         "first": first,
         "claim_words": frozenset(claim_words),
         "decisive": tuple(sorted(words)),
         "groups": tuple((gates[gate], tuple(members)) for gate, members in groups.items()),
         "constructors": tuple(sorted(constructors)),
+        "constructor_names": tuple(names),
+        "aliases": aliases,
+        "lock_gates": tuple(lock_gates),
         "add_words": add_words,
         "add_names": frozenset(n.encode() for n in add_names),
         "lock_words": tuple(sorted(lock_words)),
@@ -137,13 +145,16 @@ def _add_claim(data: bytes, table: dict) -> bool:
 
 def _lock_object(data: bytes, table: dict, holds) -> bool:
     """A lock made with arguments: a lock library in sight, or `.lock(...)` on a client's name."""
-    # `Lock` (a gate already scanned) and `lock(` hold every constructor's name and `.lock(`.
-    if not holds(b"lock(") and not holds(b"Lock"):
+    # The lock gates (already scanned) hold every constructor's name and `.lock(`.
+    if not any(holds(word) for word in table["lock_gates"]):
         return False
     constructors = [word for word in table["constructors"] if holds(word)]
-    if not constructors and not holds(LOCK_METHOD):
+    aliased = any(holds(name) for name in table["constructor_names"]) and table["aliases"].search(data)
+    if not constructors and not aliased and not holds(LOCK_METHOD):
         return False
     library = any(word in data for word in table["lock_words"])
+    if aliased and library:
+        return True
     for word in constructors:
         if library and any(_has_args(data, at + len(word), 1) for at in _find_all(data, word)):
             return True
@@ -264,9 +275,9 @@ class _Facts:
                     self.imports.add(alias.name)
                     self.imported_names.add(alias.asname or alias.name.split(".")[0])
             elif isinstance(node, ast.ImportFrom):
+                # As the model's walker reads it: a relative import's dots are dropped.
                 for alias in node.names:
-                    if node.module and not node.level:
-                        self.imports.add(f"{node.module}.{alias.name}")
+                    self.imports.add(f"{node.module}.{alias.name}" if node.module else alias.name)
                     self.imported_names.add(alias.asname or alias.name)
             inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
             stack.extend((child, inner) for child in ast.iter_child_nodes(node))

@@ -226,7 +226,7 @@ REDIS = Store(
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
     claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'"),
-    claim_patterns=((b"nx", rb"\bnx\s*=\s*True\b"),),
+    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"),),
 )
 
 # aioredis 1.x: `set(key, value, expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...], args=[...])`.
@@ -430,7 +430,8 @@ MONGODB = Store(
     module_wide=True,
     release_form="mongo",
     no_lifetime="the document has no expiry field: add one (with a TTL index) and take over expired claims",
-    claim_words=(b"insert_one", b"upsert=True"),
+    claim_words=(b"insert_one",),
+    claim_patterns=((b"upsert", rb"\bupsert\s*=\s*\(*\s*True\b"),),
 )
 
 # etcd v3 (python-etcd3): a transaction on `create(key) == 0` or `put_if_not_exists` claims; `delete` is blind.
@@ -456,7 +457,8 @@ ETCD = Store(
     recognised_only=True,
     locks_checked=True,
     release_form="etcd",
-    claim_words=(b"put_if_not_exists", b"transactions.create", b"transactions.version", b"transactions.value"),
+    # `client.transactions.value(...)`, or through `t = client.transactions`.
+    claim_words=(b"put_if_not_exists", b".transactions"),
 )
 
 STORES: tuple[Store, ...] = (

@@ -1,0 +1,4 @@
+from redis.lock import Lock as L
+
+with L(r, "job"):
+    pass

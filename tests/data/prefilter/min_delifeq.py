@@ -1,0 +1,1 @@
+r.execute_command("delifeq", key, token)

@@ -1,0 +1,2 @@
+if r.set("lock", 1, nx=(True)):
+    r.delete("lock")

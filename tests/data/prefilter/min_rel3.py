@@ -1,0 +1,4 @@
+from .memcache import mc
+
+if mc.add("lock", 1, 30):
+    mc.delete("lock")
