@@ -22,7 +22,7 @@ from leaselint.source import write_fixed
 from leaselint.suppress import add_noqa
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# Findings a `# noqa` comment cannot or should not hide: a file that does not parse, a stale noqa.
+# Findings a noqa comment cannot or should not hide: a file that does not parse, a stale noqa.
 NOT_NOQA = frozenset({"LL000", "LL100"})
 
 
