@@ -52,13 +52,17 @@ def lease_programs(draw) -> str:
     }[shape]
     head = "async def" if is_async else "def"
     setup = "    token = secrets.token_hex(16)\n    key = f\"lock:{job}\"\n"
+    # Named like a store method, with the key as its parameter: a store API of its own, or a lease.
+    name, param = draw(st.sampled_from([("run", "job"), ("add", "job"), ("set", "key"), ("_add", "key, job")]))
+    if param != "job":
+        setup = setup.replace("    key = ", "    other = ")
     if body is None:
         function = (
             f"{head} acquire(self, job):\n{setup}    return {claim}\n\n\n"
             f"{head} release(self, job):\n    key = f\"lock:{{job}}\"\n    {release}{comment}\n"
         )
     else:
-        function = f"{head} run(self, job):\n{setup}" + "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
+        function = f"{head} {name}(self, {param}):\n{setup}" + "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
     imports = draw(st.sampled_from(["import redis\n", "import redis.asyncio as redis_async\n", "from redis import Redis\n", ""]))
     module_client = draw(st.sampled_from(["r = redis.Redis()\n", "", "client = Redis()\n"]))
     if draw(st.booleans()):
