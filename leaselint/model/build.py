@@ -70,7 +70,7 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool, lis
         return Position(positions[last_import].end.line + 1, 0), True, leading
     if index < len(body):
         return Position(positions[body[index]].start.line, 0), False, leading
-    return Position(len(module.code.splitlines()) + 1, 0), False, leading
+    return Position(len(positions.code.splitlines()) + 1, 0), False, leading
 
 
 def _imported_module(statement: cst.CSTNode) -> str:
