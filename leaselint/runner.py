@@ -483,14 +483,16 @@ def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         return None, _unreadable(path, settings, exc.strerror or str(exc))
-    with os.fdopen(fd, "rb") as handle:
+    try:
         kind = os.fstat(fd).st_mode
         if not stat.S_ISREG(kind):
+            # Checked before opening a file object: Python refuses one on a folder.
+            os.close(fd)
             return None, _unreadable(path, settings, f"not a regular file ({_kind(kind)})")
-        try:
+        with os.fdopen(fd, "rb") as handle:
             return handle.read(), None
-        except OSError as exc:
-            return None, _unreadable(path, settings, exc.strerror or str(exc))
+    except OSError as exc:
+        return None, _unreadable(path, settings, exc.strerror or str(exc))
 
 
 def _unreadable(path: str, settings: Settings, reason: str) -> FileResult:
@@ -529,26 +531,18 @@ def lint_paths(
     on the command line always get the full check); cached findings are reused; the rest are
     linted in worker processes when there are enough of them.
     """
-    from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
+    from leaselint.prefilter import CLAIM_WORDS, NOTHING
 
     paths = list(paths)
     results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
     todo: list[tuple[int, str, bytes, Settings, str | None, bool]] = []
-    for index, path in enumerate(paths):
-        file_settings = settings.for_file(path)
-        data, failed = read(path, file_settings)
-        if data is None:
-            results[index] = (failed, None)  # type: ignore[assignment]
+    looks = _first_looks(paths, settings, explicit, cache, prefilter, jobs)
+    for index, (path, (data, failed, key, skipped, found)) in enumerate(zip(paths, looks)):
+        if failed is not None:
+            results[index] = (failed, None)
             continue
-        key = cache.key(data, file_settings) if cache is not None else None
-        walked = prefilter and path not in explicit
-        if walked and cache is not None and cache.get(key + SKIPPED) is not None:
-            # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
-            results[index] = (FileResult(path=path), None)
-            continue
-        found = verdict(data, file_settings.enabled(UNUSED_NOQA)) if walked else None
-        if found == NOTHING:
-            if cache is not None:
+        if skipped:
+            if found == NOTHING and cache is not None:
                 cache.put(key + SKIPPED, [])
             results[index] = (FileResult(path=path), None)
             continue
@@ -556,7 +550,7 @@ def lint_paths(
         if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
             results[index] = _cached(path, data, hit)
             continue
-        todo.append((index, path, data, file_settings, key, found == CLAIM_WORDS))
+        todo.append((index, path, data, settings.for_file(path), key, found == CLAIM_WORDS))
 
     for (index, path, data, file_settings, key, _), done in zip(todo, _lint_all(todo, jobs)):
         results[index] = done
@@ -573,6 +567,78 @@ def lint_paths(
         cache.save()
     for done in results:
         yield done  # type: ignore[misc]
+
+
+# From this many files on, a forked process reads and prefilters the first half while this one does
+# the rest (the byte scan is most of a run that parses little).
+SPLIT_FILES = 400
+
+
+def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool) -> tuple:
+    """(bytes, LL000 result, cache key, done, prefilter verdict) of one file: read, key, prefilter."""
+    from leaselint.prefilter import NOTHING, verdict
+
+    file_settings = settings.for_file(path)
+    data, failed = read(path, file_settings)
+    if data is None:
+        return None, failed, None, False, None
+    key = cache.key(data, file_settings) if cache is not None else None
+    walked = prefilter and path not in explicit
+    if walked and cache is not None and cache.get(key + SKIPPED) is not None:
+        # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
+        return None, None, key, True, None
+    found = verdict(data, file_settings.enabled(UNUSED_NOQA)) if walked else None
+    if found == NOTHING:
+        return None, None, key, True, found
+    return data, None, key, False, found
+
+
+def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilter: bool, jobs: int | None) -> list:
+    def look(part: list[str]) -> list:
+        return [_first_look(path, settings, explicit, cache, prefilter) for path in part]
+
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 2 or len(paths) < SPLIT_FILES or not hasattr(os, "fork") or threading.active_count() > 1:
+        return look(paths)
+    half = len(paths) // 2
+    theirs = _forked(lambda: look(paths[:half]))
+    mine = look(paths[half:])
+    first = theirs()
+    if first is None or len(first) != half:
+        first = look(paths[:half])
+    return first + mine
+
+
+def _forked(work):
+    """Start `work()` in a forked process; returns a function that waits for its result (None if the
+    process could not start or failed: the caller then does the work itself)."""
+    import pickle
+
+    try:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return lambda: None
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        try:
+            os.close(read_end)
+            payload = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(payload)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+
+    def result():
+        try:
+            with os.fdopen(read_end, "rb") as handle:
+                payload = handle.read()
+            os.waitpid(pid, 0)
+            return pickle.loads(payload) if payload else None
+        except Exception:
+            return None
+
+    return result
 
 
 def _cached(path: str, data: bytes, diagnostics: list[Diagnostic]) -> tuple[FileResult, SourceText | None]:

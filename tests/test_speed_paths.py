@@ -124,3 +124,50 @@ def test_files_the_second_look_passes_over_are_cached_as_passed_over(tmp_path, m
 
     monkeypatch.setattr(runner, "lint_bytes", no_look)
     assert _findings([str(path)], jobs=1, cache=Cache(cache_dir)) == []
+
+
+def test_first_half_read_in_a_forked_process_gives_the_same_results(tree, tmp_path):
+    """Past SPLIT_FILES files, a forked process reads and prefilters the first half: nothing changes,
+    with or without a cache (run in a fresh interpreter: the test process has threads)."""
+    (tmp_path / "folder.py").mkdir()  # a path that cannot be read: its LL000 comes back from the fork
+    files = tree + [str(tmp_path / "folder.py")]
+    code = textwrap.dedent(
+        f"""
+        import os, sys
+        import leaselint.runner as runner
+        from leaselint.cache import Cache
+        from leaselint.settings import Settings
+
+        forks = []
+        real_fork = os.fork
+
+        def counting_fork():
+            forks.append(1)
+            return real_fork()
+
+        os.fork = counting_fork
+        # The parsing thread of the first run idles on its queue: forking beside it is safe here.
+        runner.threading.active_count = lambda: 1
+
+        def run(split, cache=None):
+            runner.SPLIT_FILES = split
+            return [
+                (r.path, d.code, d.start, d.end, d.message, d.fix)
+                for r, _ in runner.lint_paths({files!r}, Settings(), jobs=2, cache=cache)
+                for d in r.diagnostics
+            ]
+
+        serial = run(10**9)
+        assert not forks
+        assert len(serial) > 50
+        assert run(2) == serial, "split"
+        assert forks
+        cache_dir = {str(tmp_path / "cache")!r}
+        assert run(2, Cache(cache_dir)) == serial, "cold cache"
+        assert run(2, Cache(cache_dir)) == serial, "warm cache"
+        print("ok", len(forks))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ok", "3"]
