@@ -380,3 +380,13 @@ if __name__ == "__main__":
         proc = leaselint(*args, cwd=tree)
         assert proc.returncode in (0, 1), proc.stderr
         assert not marker.exists()
+
+
+def test_folder_named_like_a_source_file_is_reported(tmp_path):
+    """Handed a folder `x.py` (by an API caller, or a file replaced by a folder after the walk)."""
+    (tmp_path / "x.py").mkdir()
+    ((result, source),) = list(lint_paths([str(tmp_path / "x.py")], Settings(), jobs=1))
+    assert source is None
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("LL000", "cannot read: not a regular file (a folder)")
+    ]
