@@ -14,20 +14,10 @@ from leaselint import __version__
 from leaselint.cli import main
 from leaselint.rules import RULES_BY_CODE
 
+from snippets import BLIND_RELEASE
+
 # A lease whose claim already stores a token: LL001 at 12:13 with a safe fix.
-SAFE = '''import redis
-
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+SAFE = BLIND_RELEASE
 
 # The claim stores the constant "1": LL001 at 11:13 with an unsafe fix.
 # LL002 also reports this constant token, with a safe fix of its own; the tests that

@@ -14,20 +14,10 @@ from leaselint.config import KEYS, Layer, resolve
 from leaselint.rules import RULES_BY_CODE
 from leaselint.settings import Settings
 
+from snippets import BLIND_RELEASE
+
 # LL001 at 12:13 with a safe fix.
-SAFE = '''import redis
-
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+SAFE = BLIND_RELEASE
 STALE_NOQA = "x = 1  # noqa: LL001\n"
 KNOWN = ", ".join(sorted(RULES_BY_CODE))
 

@@ -17,19 +17,9 @@ from leaselint.runner import MAX_FIX_PASSES, lint_bytes, lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText, WriteRefused, atomic_write, decode, write_fixed
 
-LEASE = '''import redis
+from snippets import BLIND_RELEASE
 
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+LEASE = BLIND_RELEASE
 
 
 def at(line: int, column: int) -> Position:

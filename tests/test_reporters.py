@@ -18,21 +18,11 @@ from leaselint.report import REPORTERS, github, gitlab, statistics
 from leaselint.report.rule_docs import documentation, explain, links, summary
 from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
+from snippets import BLIND_RELEASE
+
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
 
-SAFE = '''import redis
-
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+SAFE = BLIND_RELEASE
 
 
 def run_cli(*args: str):

@@ -14,25 +14,14 @@ import sys
 import textwrap
 
 import pytest
+from snippets import BLIND_RELEASE
 
 from leaselint.discover import discover
 from leaselint.runner import lint_paths
 from leaselint.settings import Settings
 
 # A lease released blindly: LL001 at 12:13, with a safe fix.
-LEASE = '''import redis
-
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+LEASE = BLIND_RELEASE
 LEASE_FINDING = "lease.py:12:13: LL001 "
 
 
