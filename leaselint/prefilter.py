@@ -31,9 +31,7 @@ def _table() -> dict:
     claim_words: set[bytes] = set(stores.prefilter_words()) - {ADD}
     words = set(claim_words)
     words.update(name.encode() for name in stores.LOCK_RELEASE_ERRORS)
-    # Token-checked releases: a compare-and-delete script, DELIFEQ, DELEX (the model reads command
-    # words in any case; these are the cases code writes).
-    words.update({b"ARGV", b"DELIFEQ", b"DELEX", b"delifeq", b"delex"})
+    words.update(_checked_release_words())
     names = sorted({spec.call.rsplit(".", 1)[-1].encode() for spec in stores.LOCKS if not spec.method})
     constructors = {name + b"(" for name in names}
     # `from redis.lock import Lock as L`: the call is then `L(...)`.
@@ -79,6 +77,25 @@ def _table() -> dict:
         "lock_words": tuple(sorted(lock_words)),
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
     }
+
+
+def _checked_release_words() -> set[bytes]:
+    """Words of the token-checked releases that report without a claim (the table's self-evident
+    ones): their commands, as code writes them (the model reads command words in any case); `ARGV`
+    for a compare-and-delete script (the model judges a script by its comparison with ARGV); a
+    method of its own (`delex`). etcd's transaction needs `.transactions`, a claim word already."""
+    found: set[bytes] = set()
+    for store in stores.STORES:
+        for spec in store.releases:
+            if not spec.self_evident:
+                continue
+            if spec.command:
+                found.update(word.encode() for command in spec.command for word in (command, command.lower()))
+            elif spec.script is not None:
+                found.add(b"ARGV")
+            elif spec.form == "call":
+                found.add(spec.method.encode())
+    return found
 
 
 def words() -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:

@@ -62,6 +62,8 @@ def test_common_words_go_to_the_second_stage(code):
 def test_words_come_from_the_store_table():
     decisive, common = words()
     assert b"setnx" in decisive and b"put_if_not_exists" in decisive and b"LockNotOwnedError" in decisive
+    # Self-evident token-checked releases: their commands in both cases, the script's ARGV, `delex`.
+    assert {b"DELIFEQ", b"delifeq", b"DELEX", b"delex", b"ARGV"} <= set(decisive)
     assert b".add(" in common and b"Lock(" in common
 
 
