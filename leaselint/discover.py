@@ -92,38 +92,41 @@ def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[
             return True
         if ignored and os.path.normpath(path) in ignored:
             return True
-        return any(matches(path, pattern, settings.root) for pattern in path_globs)
+        return bool(path_globs) and any(matches(path, pattern, settings.root) for pattern in path_globs)
 
-    # A folder that cannot be listed is handed on as a path of its own: reading it reports why.
-    def walk(folder: str) -> Iterator[str]:
+    # Depth first, files before folders, each sorted. A folder that cannot be listed is handed on
+    # as a path of its own: reading it reports why.
+    sep = os.sep
+    stack = [root]
+    while stack:
+        folder = stack.pop()
         try:
             with os.scandir(folder) as listing:
                 entries = list(listing)
         except OSError as exc:
             yield from _drain([exc])
-            return
-        dirs: list[tuple[str, bool]] = []
+            continue
+        prefix = folder if folder.endswith(sep) else folder + sep
+        shown = prefix[2:] if prefix.startswith("./") else prefix
+        dirs: list[str] = []
         files: list[str] = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            name = entry.name
             if is_dir:
-                if not entry.name.startswith("."):
-                    dirs.append((entry.name, entry.is_symlink()))
-            elif entry.name.endswith(SUFFIXES):
-                files.append(entry.name)
-        for name in sorted(files):
-            full = os.path.join(folder, name)
-            if not skip(full, name):
-                yield full[2:] if full.startswith("./") else full
-        for name, link in sorted(dirs):
-            full = os.path.join(folder, name)
-            if not link and not skip(full, name):
-                yield from walk(full)
-
-    yield from walk(root)
+                if not name.startswith(".") and not entry.is_symlink():
+                    dirs.append(name)
+            elif name.endswith(SUFFIXES):
+                files.append(name)
+        files.sort()
+        for name in files:
+            if not skip(prefix + name, name):
+                yield shown + name
+        dirs.sort(reverse=True)
+        stack.extend(prefix + name for name in dirs if not skip(prefix + name, name))
 
 
 def _compile(patterns: tuple[str, ...]):
