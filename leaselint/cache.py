@@ -1,8 +1,11 @@
 """Findings per file, keyed by the file's content, leaselint's version and the effective settings.
 
 One pickle in the cache folder, read once at the start of a run and written once at
-the end (through a temporary file and `os.replace`). A warm run on an unchanged tree
-reads each file once, hashes it, and parses nothing.
+the end (through a temporary file and `os.replace`). Beside the findings it keeps each
+file's signature (size, times, inode) and the key its content had, as Ruff and Black
+do: a warm run on an unchanged tree stats each file instead of reading it, and parses
+nothing. A signature is only kept for a file whose times are some seconds older than
+the run, so a file written again within the file system's time step is read again.
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from pathlib import Path
 
 from leaselint import __version__
 from leaselint.diagnostics import Diagnostic
@@ -18,18 +20,32 @@ from leaselint.settings import Settings
 
 DEFAULT_FOLDER = ".leaselint_cache"
 MAX_ENTRIES = 100_000
-_PACKAGE = Path(__file__).resolve().parent
+# How much older than the run a file's times must be for its signature to be kept.
+RACY_NS = 3_000_000_000
+_FORMAT = 2
 
 
 def _code_stamp() -> str:
     """Changes when leaselint's own code changes, even without a new version number."""
+    import importlib.util
+
     stamp = hashlib.sha256(__version__.encode())
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    # The rules are a package of their own folder in a checkout, inside leaselint when installed.
+    rules = importlib.util.find_spec("leaselint.rules")
+    folders = [os.path.dirname(os.path.realpath(__file__))]
+    if rules is not None:
+        folders += [os.path.realpath(path) for path in rules.submodule_search_locations or ()]
+    sources = set()
+    for top in folders:
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = [name for name in dirs if name != "__pycache__"]
+            sources.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
+    for path in sorted(sources):
         try:
-            info = path.stat()
+            info = os.stat(path)
         except OSError:
             continue
-        stamp.update(f"{path.name}:{info.st_size}:{info.st_mtime_ns}".encode())
+        stamp.update(f"{os.path.basename(path)}:{info.st_size}:{info.st_mtime_ns}".encode())
     return stamp.hexdigest()[:16]
 
 
@@ -39,39 +55,62 @@ _SETTINGS_DIGESTS: dict[int, tuple] = {}
 
 class Cache:
     def __init__(self, folder: str | os.PathLike = DEFAULT_FOLDER) -> None:
-        self.folder = Path(folder)
-        self.path = self.folder / f"findings-{_code_stamp()}.pickle"
+        self.folder = os.fspath(folder)
+        self.path = os.path.join(self.folder, f"findings-{_code_stamp()}.pickle")
         self.entries: dict[str, list[Diagnostic]] = {}
+        # Absolute path -> (signature, key of the content read with it, settings digest).
+        self.signatures: dict[str, tuple[tuple, str, str]] = {}
         self.changed = False
+        self.cwd = os.getcwd()
         try:
             with open(self.path, "rb") as handle:
                 loaded = pickle.load(handle)
-            if isinstance(loaded, dict):
-                self.entries = loaded
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
-            self.entries = {}
+            if isinstance(loaded, tuple) and len(loaded) == 3 and loaded[0] == _FORMAT:
+                self.entries, self.signatures = loaded[1], loaded[2]
+        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError, ImportError):
+            self.entries, self.signatures = {}, {}
+
+    @staticmethod
+    def settings_digest(settings: Settings) -> str:
+        return _settings_part(settings)[2]
 
     @staticmethod
     def key(data: bytes, settings: Settings) -> str:
         """The file's content and the settings its findings depend on (per-file ignores folded in)."""
-        known = _SETTINGS_DIGESTS.get(id(settings))
-        if known is None or known[0] is not settings:
-            relevant = (
-                sorted(settings.select) if settings.select is not None else None,
-                sorted(settings.ignore),
-                settings.release,
-                sorted(settings.fixable) if settings.fixable is not None else None,
-                sorted(settings.unfixable),
-            )
-            if len(_SETTINGS_DIGESTS) > 64:
-                _SETTINGS_DIGESTS.clear()
-            known = _SETTINGS_DIGESTS[id(settings)] = (settings, hashlib.sha256(repr(relevant).encode()))
-        digest = known[1].copy()
+        digest = _settings_part(settings)[1].copy()
         digest.update(data)
         return digest.hexdigest()
 
     def get(self, key: str) -> list[Diagnostic] | None:
         return self.entries.get(key)
+
+    def known_key(self, path: str, settings: Settings) -> str | None:
+        """The key of `path`'s content when the file's signature is unchanged since it was read
+        under these settings (None: read it)."""
+        known = self.signatures.get(os.path.join(self.cwd, path))
+        if known is None or known[2] != self.settings_digest(settings):
+            return None
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        return known[1] if signature(info) == known[0] else None
+
+    def knows_most(self, paths: list[str]) -> bool:
+        """Whether most of `paths` have a signature (a warm run: few will be read)."""
+        cwd, signatures = self.cwd, self.signatures
+        return sum(os.path.join(cwd, path) in signatures for path in paths) * 10 >= len(paths) * 9
+
+    def remember(self, path: str, info: os.stat_result, key: str, settings: Settings, run_start_ns: int) -> None:
+        """Keep the signature `path` had when read (unless its times are too recent to tell a later
+        write in the same time step apart)."""
+        if max(info.st_mtime_ns, info.st_ctime_ns) > run_start_ns - RACY_NS:
+            return
+        full = os.path.join(self.cwd, path)
+        entry = (signature(info), key, self.settings_digest(settings))
+        if self.signatures.get(full) != entry:
+            self.signatures[full] = entry
+            self.changed = True
 
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
         if self.entries.get(key) != diagnostics:
@@ -82,22 +121,52 @@ class Cache:
         if not self.changed:
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.folder / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Made by leaselint.\n*\n", encoding="utf-8")
-            for old in self.folder.glob("findings-*.pickle"):
-                if old != self.path:
-                    old.unlink(missing_ok=True)
-            entries = self.entries
+            os.makedirs(self.folder, exist_ok=True)
+            ignore = os.path.join(self.folder, ".gitignore")
+            if not os.path.exists(ignore):
+                with open(ignore, "w", encoding="utf-8") as handle:
+                    handle.write("# Made by leaselint.\n*\n")
+            for name in os.listdir(self.folder):
+                old = os.path.join(self.folder, name)
+                if name.startswith("findings-") and name.endswith(".pickle") and old != self.path:
+                    try:
+                        os.unlink(old)
+                    except FileNotFoundError:
+                        pass
+            entries, signatures = self.entries, self.signatures
             if len(entries) > MAX_ENTRIES:
                 entries = dict(list(entries.items())[-MAX_ENTRIES:])
+            if len(signatures) > MAX_ENTRIES:
+                signatures = dict(list(signatures.items())[-MAX_ENTRIES:])
             import tempfile
 
             fd, tmp = tempfile.mkstemp(prefix=".findings-", dir=self.folder)
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((_FORMAT, entries, signatures), handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
         except OSError:
             # A cache that cannot be written only costs time.
             pass
+
+
+def signature(info: os.stat_result) -> tuple:
+    """What changes when a file is written, replaced or touched (ctime cannot be set back)."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+
+
+def _settings_part(settings: Settings) -> tuple:
+    """(settings, sha256 begun with the settings findings depend on, its hex digest), once per settings."""
+    known = _SETTINGS_DIGESTS.get(id(settings))
+    if known is None or known[0] is not settings:
+        relevant = (
+            sorted(settings.select) if settings.select is not None else None,
+            sorted(settings.ignore),
+            settings.release,
+            sorted(settings.fixable) if settings.fixable is not None else None,
+            sorted(settings.unfixable),
+        )
+        if len(_SETTINGS_DIGESTS) > 64:
+            _SETTINGS_DIGESTS.clear()
+        digest = hashlib.sha256(repr(relevant).encode())
+        known = _SETTINGS_DIGESTS[id(settings)] = (settings, digest, digest.hexdigest())
+    return known

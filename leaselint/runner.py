@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import threading
+import time
 import traceback
 import warnings
 from contextlib import contextmanager
@@ -467,14 +468,15 @@ def _lint_oversized(source: SourceText, path: str, settings: Settings) -> FileRe
 
 
 def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:
-    data, failed = read(path, settings)
+    data, failed, _ = read(path, settings)
     if data is None:
         return failed, None  # type: ignore[return-value]
     return lint_bytes(data, path, settings)
 
 
-def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None]:
-    """A file's bytes, or the LL000 result that says why they cannot be had.
+def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None, os.stat_result | None]:
+    """A file's bytes and the status they were read with, or the LL000 result that says why they
+    cannot be had.
 
     Only a regular file is read: a folder, a pipe or a device named `x.py` is reported, not waited
     on or read forever.
@@ -482,17 +484,17 @@ def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        return None, _unreadable(path, settings, exc.strerror or str(exc))
+        return None, _unreadable(path, settings, exc.strerror or str(exc)), None
     try:
-        kind = os.fstat(fd).st_mode
-        if not stat.S_ISREG(kind):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             # Checked before opening a file object: Python refuses one on a folder.
             os.close(fd)
-            return None, _unreadable(path, settings, f"not a regular file ({_kind(kind)})")
+            return None, _unreadable(path, settings, f"not a regular file ({_kind(info.st_mode)})"), None
         with os.fdopen(fd, "rb") as handle:
-            return handle.read(), None
+            return handle.read(), None, info
     except OSError as exc:
-        return None, _unreadable(path, settings, exc.strerror or str(exc))
+        return None, _unreadable(path, settings, exc.strerror or str(exc)), None
 
 
 def _unreadable(path: str, settings: Settings, reason: str) -> FileResult:
@@ -536,11 +538,14 @@ def lint_paths(
     paths = list(paths)
     results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
     todo: list[tuple[int, str, bytes, Settings, str | None, bool]] = []
+    started = time.time_ns()
     looks = _first_looks(paths, settings, explicit, cache, prefilter, jobs)
-    for index, (path, (data, failed, key, skipped, found)) in enumerate(zip(paths, looks)):
+    for index, (path, (data, failed, key, skipped, found, info)) in enumerate(zip(paths, looks)):
         if failed is not None:
             results[index] = (failed, None)
             continue
+        if info is not None and cache is not None:
+            cache.remember(path, info, key, settings.for_file(path), started)
         if skipped:
             if found == NOTHING and cache is not None:
                 cache.put(key + SKIPPED, [])
@@ -575,22 +580,30 @@ SPLIT_FILES = 400
 
 
 def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool) -> tuple:
-    """(bytes, LL000 result, cache key, done, prefilter verdict) of one file: read, key, prefilter."""
+    """(bytes, LL000 result, cache key, done, prefilter verdict, status read with) of one file:
+    read, key, prefilter. A file the cache knows unchanged and without findings is not read."""
     from leaselint.prefilter import NOTHING, verdict
 
     file_settings = settings.for_file(path)
-    data, failed = read(path, file_settings)
-    if data is None:
-        return None, failed, None, False, None
-    key = cache.key(data, file_settings) if cache is not None else None
     walked = prefilter and path not in explicit
+    if cache is not None:
+        key = cache.known_key(path, file_settings)
+        if key is not None:
+            if walked and cache.get(key + SKIPPED) is not None:
+                return None, None, key, True, None, None
+            if cache.get(key) == []:
+                return None, None, key, False, None, None
+    data, failed, info = read(path, file_settings)
+    if data is None:
+        return None, failed, None, False, None, None
+    key = cache.key(data, file_settings) if cache is not None else None
     if walked and cache is not None and cache.get(key + SKIPPED) is not None:
         # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
-        return None, None, key, True, None
+        return None, None, key, True, None, info
     found = verdict(data, file_settings.enabled(UNUSED_NOQA)) if walked else None
     if found == NOTHING:
-        return None, None, key, True, found
-    return data, None, key, False, found
+        return None, None, key, True, found, info
+    return data, None, key, False, found, info
 
 
 def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilter: bool, jobs: int | None) -> list:
@@ -599,6 +612,9 @@ def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilte
 
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(paths) < SPLIT_FILES or not hasattr(os, "fork") or threading.active_count() > 1:
+        return look(paths)
+    if cache is not None and cache.knows_most(paths):
+        # Mostly a stat per file: a second process costs more than it saves.
         return look(paths)
     half = len(paths) // 2
     theirs = _forked(lambda: look(paths[:half]))

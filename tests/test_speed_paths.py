@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
+import leaselint.cache as cache_module
 import leaselint.runner as runner
 from leaselint.cache import Cache
 from leaselint.rules import ALL_RULES
 from leaselint.runner import lint_paths
 from leaselint.settings import Settings
+from snippets import BLIND_RELEASE
 
 LEASE_FREE = "import os\n\n\ndef size(path):\n    return os.path.getsize(path)\n"
 
@@ -74,6 +78,97 @@ def test_warm_run_reads_each_file_once_and_parses_nothing(tree, tmp_path, monkey
     warm = _findings(tree, jobs=1, cache=Cache(cache_dir))
     assert warm == cold
     assert sorted(reads) == sorted(tree)
+
+
+def _counting_reads(monkeypatch) -> list[str]:
+    reads: list[str] = []
+    real_read = runner.read
+
+    def counting_read(path, settings):
+        reads.append(path)
+        return real_read(path, settings)
+
+    monkeypatch.setattr(runner, "read", counting_read)
+    return reads
+
+
+def test_warm_run_stats_files_and_reads_only_those_with_findings(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # the tree was written just now
+    cache_dir = tmp_path / "cache"
+    cold = _findings(tree, jobs=1, cache=Cache(cache_dir))
+    with_findings = sorted({path for path, *_ in cold})
+    assert 10 < len(with_findings) < len(tree) - 40
+
+    reads = _counting_reads(monkeypatch)
+    assert _findings(tree, jobs=1, cache=Cache(cache_dir)) == cold
+    # Files without findings are known by their signature; the others are read for their text.
+    assert sorted(reads) == with_findings
+
+    reads.clear()
+    assert [d for d in _findings(tree, jobs=1, cache=Cache(cache_dir), prefilter=False)] == cold
+    assert set(reads) >= set(with_findings) and len(reads) < len(tree)
+
+    # Other settings: the signatures say nothing about their findings.
+    reads.clear()
+    list(lint_paths(tree, Settings(select=frozenset({"LL005"})), jobs=1, cache=Cache(cache_dir)))
+    assert sorted(reads) == sorted(tree)
+
+
+def test_file_rewritten_with_same_size_and_mtime_is_read_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    path = tmp_path / "job.py"
+    path.write_text(BLIND_RELEASE, encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    before = _findings([str(path)], jobs=1, cache=Cache(cache_dir))
+    assert [code for _, code, *_ in before] == ["LL001"]
+
+    times = os.stat(path)
+    changed = BLIND_RELEASE.replace("r.delete(", "r.get(   ")
+    assert len(changed) == len(BLIND_RELEASE)
+    path.write_text(changed, encoding="utf-8")
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # the inode's change time still moves
+    reads = _counting_reads(monkeypatch)
+    after = _findings([str(path)], jobs=1, cache=Cache(cache_dir))
+    assert reads == [str(path)]
+    assert after == _findings([str(path)], jobs=1) != before
+
+
+def test_recently_written_files_are_read_again(tmp_path, monkeypatch):
+    """A file whose times are within RACY_NS of the run may be written again in the same time step
+    without its signature changing: its signature is not kept."""
+    paths = []
+    for number in range(3):
+        paths.append(tmp_path / f"plain_{number}.py")
+        paths[-1].write_text(LEASE_FREE, encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    _findings([str(p) for p in paths], jobs=1, cache=Cache(cache_dir))
+    assert Cache(cache_dir).signatures == {}
+    reads = _counting_reads(monkeypatch)
+    _findings([str(p) for p in paths], jobs=1, cache=Cache(cache_dir))
+    assert sorted(reads) == sorted(str(p) for p in paths)
+
+
+def test_cache_of_another_layout_is_ignored(tmp_path):
+    cache_dir = tmp_path / "cache"
+    cache = Cache(cache_dir)
+    cache_dir.mkdir()
+    with open(cache.path, "wb") as handle:
+        pickle.dump({"key": []}, handle)
+    assert Cache(cache_dir).entries == {}
+
+
+def test_warm_run_does_not_fork_to_read(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    monkeypatch.setattr(runner, "SPLIT_FILES", 2)
+    monkeypatch.setattr(runner.threading, "active_count", lambda: 1)
+    cache_dir = tmp_path / "cache"
+    cold = _findings(tree, jobs=1, cache=Cache(cache_dir))
+
+    def no_fork(work):
+        raise AssertionError("a warm run forked")
+
+    monkeypatch.setattr(runner, "_forked", no_fork)
+    assert _findings(tree, jobs=2, cache=Cache(cache_dir)) == cold
 
 
 def test_changed_settings_miss_the_cache(tree, tmp_path):
