@@ -5,21 +5,20 @@ from __future__ import annotations
 import collections
 import os
 import sys
-from dataclasses import replace
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
 from leaselint import __version__
 from leaselint.config import RELEASES, ConfigError, Layer, check_codes, settings_for_run
-from leaselint.diagnostics import FileResult
-from leaselint.discover import MissingPath, discover, excluded, excludes
-from leaselint.report import REPORTERS, statistics
-from leaselint.report.rule_docs import explain, rule_table
-from leaselint.runner import ParseFailure, check_text, lint_bytes, lint_paths, parse
-from leaselint.settings import Settings
-from leaselint.source import write_fixed
-from leaselint.suppress import add_noqa
+from leaselint.report import REPORTERS
+
+if TYPE_CHECKING:
+    from leaselint.diagnostics import FileResult
+    from leaselint.settings import Settings
+
+# The rest of leaselint (runner, discover, reporters, rule docs) is imported where it is used, so that
+# --version, --help, --explain and a configuration error do not pay for it.
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Findings a noqa comment cannot or should not hide: a file that does not parse, a stale noqa.
@@ -101,6 +100,7 @@ def main(paths: tuple[str, ...], **flags) -> None:
     if flags["explain"] is not None:
         _explain(flags["explain"])
     if flags["list_rules"]:
+        from leaselint.report.rule_docs import rule_table
         from leaselint.rules import ALL_RULES
 
         click.echo(rule_table(ALL_RULES), nl=False)
@@ -123,6 +123,8 @@ def main(paths: tuple[str, ...], **flags) -> None:
         if stdin:
             code = _run_stdin(settings, flags, out)
         else:
+            from leaselint.discover import MissingPath, discover
+
             try:
                 files = list(discover(list(paths) or ["."], settings))
             except MissingPath as exc:
@@ -136,6 +138,7 @@ def main(paths: tuple[str, ...], **flags) -> None:
 
 
 def _explain(code: str) -> NoReturn:
+    from leaselint.report.rule_docs import explain
     from leaselint.rules import RULES_BY_CODE
 
     rule = RULES_BY_CODE.get(code.strip().upper())
@@ -176,6 +179,8 @@ def _options(flags: dict, stream: TextIO) -> dict:
 
 
 def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
+    from leaselint.runner import lint_paths
+
     results: list[FileResult] = []
     diffs: list[str] = []
     internal = False
@@ -218,6 +223,8 @@ def _run_options(flags: dict) -> dict:
 def _report(results: list[FileResult], settings: Settings, flags: dict, out: TextIO) -> None:
     options = _options(flags, out)
     if flags["show_statistics"]:
+        from leaselint.report import statistics
+
         statistics.report(results, out, {**options, "json": flags["output_format"] == "json"})
         return
     if flags["show_fixes"] and flags["fix"]:
@@ -246,12 +253,14 @@ def _internal_errors(result: FileResult) -> bool:
 
 def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dict[str, int]]:
     """Per file, the codes --fix fixed: the findings before fixing less the findings left."""
+    from leaselint.runner import ParseFailure, check_text
+
     fixed: dict[str, dict[str, int]] = {}
     for result in results:
         if not result.fixed_count or result.original_text is None:
             continue
         try:
-            before = check_text(result.original_text, replace(settings.for_file(result.path), fix=False))
+            before = check_text(result.original_text, settings.for_file(result.path).replace(fix=False))
         except ParseFailure:
             continue
         gone = collections.Counter(d.code for d in before) - collections.Counter(d.code for d in result.diagnostics)
@@ -262,6 +271,9 @@ def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dic
 
 def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
     """`-`: lint standard input. With --fix the fixed text goes to stdout and the findings to stderr."""
+    from leaselint.discover import excluded, excludes
+    from leaselint.runner import lint_bytes
+
     name = flags["stdin_filename"] or "-"
     data = sys.stdin.buffer.read()
     fixing = flags["fix"] and not flags["diff"]
@@ -290,6 +302,9 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
 
 def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
     """Mark every current finding with `# noqa: CODE`, so that only new findings are reported from now on."""
+    from leaselint.runner import ParseFailure, lint_paths, parse
+    from leaselint.suppress import add_noqa
+
     added = 0
     internal = False
     for result, source in lint_paths(files, settings, **_run_options(flags)):
@@ -316,6 +331,13 @@ def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
         added += count
     click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'}.", err=True)
     return EXIT_ERROR if internal else EXIT_CLEAN
+
+
+def write_fixed(path: str, source, text: str) -> None:
+    """source.write_fixed, imported when a fix is written (and named here, where tests can replace it)."""
+    from leaselint.source import write_fixed as write
+
+    write(path, source, text)
 
 
 def _unified(result: FileResult) -> str:

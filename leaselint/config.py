@@ -4,40 +4,68 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from leaselint.settings import Settings
+from leaselint.diagnostics import Frozen
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from leaselint.settings import Settings
 
 RELEASES = ("lua", "delifeq", "delex")
 # Reported only when selected by name, prefix or ALL: a stale noqa is tidiness, not a lease bug.
 OPT_IN = frozenset({"LL100"})
 SECTION = "[tool.leaselint]"
+_set = object.__setattr__
 
 
 class ConfigError(Exception):
     """Bad configuration; the message names the file, the key and what is allowed."""
 
 
-@dataclass(frozen=True)
-class Layer:
+class Layer(Frozen):
     """The options of one source, the configuration file or the command line. None: not given."""
 
-    select: tuple[str, ...] | None = None
-    ignore: tuple[str, ...] = ()
-    extend_select: tuple[str, ...] = ()
-    fixable: tuple[str, ...] | None = None
-    unfixable: tuple[str, ...] = ()
-    exclude: tuple[str, ...] | None = None
-    extend_exclude: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    respect_gitignore: bool | None = None
-    force_exclude: bool | None = None
-    release: str | None = None
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    fixable: tuple[str, ...] | None
+    unfixable: tuple[str, ...]
+    exclude: tuple[str, ...] | None
+    extend_exclude: tuple[str, ...]
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+    respect_gitignore: bool | None
+    force_exclude: bool | None
+    release: str | None
+    _fields = (
+        "select", "ignore", "extend_select", "fixable", "unfixable", "exclude", "extend_exclude",
+        "per_file_ignores", "respect_gitignore", "force_exclude", "release",
+    )
+
+    def __init__(
+        self,
+        select: tuple[str, ...] | None = None,
+        ignore: tuple[str, ...] = (),
+        extend_select: tuple[str, ...] = (),
+        fixable: tuple[str, ...] | None = None,
+        unfixable: tuple[str, ...] = (),
+        exclude: tuple[str, ...] | None = None,
+        extend_exclude: tuple[str, ...] = (),
+        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        respect_gitignore: bool | None = None,
+        force_exclude: bool | None = None,
+        release: str | None = None,
+    ) -> None:
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "extend_select", extend_select)
+        _set(self, "fixable", fixable)
+        _set(self, "unfixable", unfixable)
+        _set(self, "exclude", exclude)
+        _set(self, "extend_exclude", extend_exclude)
+        _set(self, "per_file_ignores", per_file_ignores)
+        _set(self, "respect_gitignore", respect_gitignore)
+        _set(self, "force_exclude", force_exclude)
+        _set(self, "release", release)
 
 
 def _codes_list(value, where: str) -> tuple[str, ...]:
@@ -114,6 +142,12 @@ def expand(selectors) -> set[str]:
 
 
 def _read(path: str) -> dict:
+    # Here, not at the top: a run with --isolated, or with no pyproject.toml, never parses TOML.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
@@ -169,6 +203,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
     A layer's `select` replaces the selection so far, `extend-select` adds to it and `ignore` takes away.
     """
     from leaselint.rules import CODES
+    from leaselint.settings import Settings
 
     selected = set(CODES) - OPT_IN
     fixable = set(CODES)

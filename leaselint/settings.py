@@ -2,33 +2,67 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+from leaselint.diagnostics import Frozen
 from leaselint.discover import matches
 
+_set = object.__setattr__
 
-@dataclass(frozen=True)
-class Settings:
+
+class Settings(Frozen):
     # None selects every rule.
-    select: frozenset[str] | None = None
-    ignore: frozenset[str] = frozenset()
-    fix: bool = False
-    unsafe_fixes: bool = False
+    select: frozenset[str] | None
+    ignore: frozenset[str]
+    fix: bool
+    unsafe_fixes: bool
     # Which compare-and-delete the fixes write: "lua", "delifeq" or "delex".
-    release: str = "lua"
+    release: str
     # (glob, codes) pairs: the codes are not reported in files the glob matches.
-    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...]
     # None: every rule's fixes may be written.
-    fixable: frozenset[str] | None = None
-    unfixable: frozenset[str] = frozenset()
+    fixable: frozenset[str] | None
+    unfixable: frozenset[str]
     # Globs of files and folders not walked; None: discover's default folder names.
-    exclude: tuple[str, ...] | None = None
-    extend_exclude: tuple[str, ...] = ()
-    respect_gitignore: bool = True
+    exclude: tuple[str, ...] | None
+    extend_exclude: tuple[str, ...]
+    respect_gitignore: bool
     # Exclude files named on the command line too (pre-commit names every file).
-    force_exclude: bool = False
+    force_exclude: bool
     # The folder that relative globs start from: the configuration file's.
-    root: str = "."
+    root: str
+    _fields = (
+        "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
+        "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root",
+    )
+
+    def __init__(
+        self,
+        select: frozenset[str] | None = None,
+        ignore: frozenset[str] = frozenset(),
+        fix: bool = False,
+        unsafe_fixes: bool = False,
+        release: str = "lua",
+        per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = (),
+        fixable: frozenset[str] | None = None,
+        unfixable: frozenset[str] = frozenset(),
+        exclude: tuple[str, ...] | None = None,
+        extend_exclude: tuple[str, ...] = (),
+        respect_gitignore: bool = True,
+        force_exclude: bool = False,
+        root: str = ".",
+    ) -> None:
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "fix", fix)
+        _set(self, "unsafe_fixes", unsafe_fixes)
+        _set(self, "release", release)
+        _set(self, "per_file_ignores", per_file_ignores)
+        _set(self, "fixable", fixable)
+        _set(self, "unfixable", unfixable)
+        _set(self, "exclude", exclude)
+        _set(self, "extend_exclude", extend_exclude)
+        _set(self, "respect_gitignore", respect_gitignore)
+        _set(self, "force_exclude", force_exclude)
+        _set(self, "root", root)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:
@@ -48,4 +82,4 @@ class Settings:
         for pattern, codes in self.per_file_ignores:
             if matches(path, pattern, self.root):
                 ignored |= codes
-        return replace(self, ignore=frozenset(ignored), per_file_ignores=())
+        return self.replace(ignore=frozenset(ignored), per_file_ignores=())

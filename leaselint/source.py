@@ -8,11 +8,11 @@ import os
 import re
 import stat
 import tokenize
-from dataclasses import dataclass, field
 
-from leaselint.diagnostics import Position
+from leaselint.diagnostics import Frozen, Position
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_set = object.__setattr__
 
 
 class DecodeError(Exception):
@@ -23,13 +23,20 @@ class WriteRefused(OSError):
     """A fixed text was not written, to keep the file as it was; the message says why."""
 
 
-@dataclass(frozen=True)
-class SourceText:
+class SourceText(Frozen):
     text: str
-    encoding: str = "utf-8"
-    bom: bool = False
-    # The bytes the text was decoded from: a write checks the file still holds them.
-    raw: bytes | None = field(default=None, compare=False, repr=False)
+    encoding: str
+    bom: bool
+    # The bytes the text was decoded from: a write checks the file still holds them (not compared or shown).
+    raw: bytes | None
+    _fields = ("text", "encoding", "bom")
+    __match_args__ = ("text", "encoding", "bom", "raw")
+
+    def __init__(self, text: str, encoding: str = "utf-8", bom: bool = False, raw: bytes | None = None) -> None:
+        _set(self, "text", text)
+        _set(self, "encoding", encoding)
+        _set(self, "bom", bom)
+        _set(self, "raw", raw)
 
     @property
     def newline(self) -> str:

