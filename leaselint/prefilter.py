@@ -22,8 +22,9 @@ ADD, LOCK_METHOD = b".add(", b".lock("
 # How far to look for the arguments of a call before giving up (and keeping the file).
 _SCAN = 4000
 # Substrings shared by several words: one scan for the shared part, then the words, in the few
-# files that hold it.
-_SHARED = (b"Lock", b"not_exist", b"NOT_EXIST", b"DEL", b"nx", b"NX")
+# files that hold it. (`DELEX` and `DELIFEQ` share a scan of the lower-cased copy with `delex` and
+# `delifeq` instead: `del` is in most files.)
+_SHARED = (b"Lock", b"not_exist", b"NOT_EXIST", b"nx", b"NX")
 
 
 @lru_cache(maxsize=1)
@@ -38,13 +39,13 @@ def _table() -> dict:
     aliases = re.compile(rb"\b(?:" + b"|".join(map(re.escape, names)) + rb")\s+as\s+\w")
     add_stores = [s for s in stores.STORES if any(c.method == "add" for c in s.claims)]
     # The model knows a client by import when the file imports its module (or a name from it).
-    imports = []
-    for module in sorted({m for s in add_stores for m in s.modules}):
+    modules = {m for s in add_stores for m in s.modules}
+    add_from = []
+    for module in sorted(modules):
         head, _, last = module.rpartition(".")
-        imports.append(re.escape(module.encode()))
         if head:
-            imports.append(rb"from\s+" + re.escape(head.encode()) + rb"\s+import\b[^\n]*\b" + re.escape(last.encode()))
-    add_words = re.compile(b"|".join(imports))
+            from_import = rb"from\s+" + re.escape(head.encode()) + rb"\s+import\b[^\n]*\b" + re.escape(last.encode())
+            add_from.append(re.compile(from_import))
     add_names = {n for s in add_stores for n in s.client_names}
     lock_clients = [spec.client for spec in stores.LOCKS if spec.method and spec.client is not None]
     lock_words = {m.split(".")[0].encode() for client in lock_clients for m in client.modules} | {
@@ -56,15 +57,23 @@ def _table() -> dict:
         groups.setdefault(gate, []).append(word)
     gates: dict[bytes, tuple[bytes, ...]] = {gate: (gate,) for gate in groups}
     for gate, pattern in stores.prefilter_patterns():
-        groups.setdefault(gate, []).append(re.compile(pattern))
+        groups.setdefault(gate, []).append(_compile(gate, pattern))
         # A pattern's gate, and a shared word its literal holds (`not_exist` in `not_exists`): both.
         gates[gate] = tuple(dict.fromkeys((*(w for w in _SHARED if w in pattern), gate)))
     # One word of each group, and the words that hold the common ones: a file with none is done.
     assert not any(b"\0" in word for word in words)
     lock_gates = [b"Lock", b"lock(", *(name for name in names if b"Lock" not in name)]
     first = tuple(dict.fromkeys([*(gate[0] for gate in gates.values()), *lock_gates, ADD]))
+    # Words whose lower-case forms hold a shorter one's (`NX` and `nx`; `Lock`, `lock(` and `Redlock`):
+    # one scan of a lower-cased copy for the shorter form, then the words, in the files that hold it.
+    folded: dict[bytes, list[bytes]] = {}
+    for word in sorted(first, key=len):
+        part = next((part for part in folded if part in word.lower()), word.lower())
+        folded.setdefault(part, []).append(word)
     return {
-        "first": first,
+        # The words scanned as they are, and (part, words) with the part scanned in the lower-cased copy.
+        "first": tuple(words[0] for words in folded.values() if len(words) == 1),
+        "folded": tuple((part, tuple(words)) for part, words in folded.items() if len(words) > 1),
         "claim_words": frozenset(claim_words),
         "decisive": tuple(sorted(words)),
         "groups": tuple((gates[gate], tuple(members)) for gate, members in groups.items()),
@@ -72,11 +81,26 @@ def _table() -> dict:
         "constructor_names": tuple(names),
         "aliases": aliases,
         "lock_gates": tuple(lock_gates),
-        "add_words": add_words,
+        "add_words": _fewest({m.encode() for m in modules}),
+        "add_from": tuple(add_from),
         "add_names": frozenset(n.encode() for n in add_names),
-        "lock_words": tuple(sorted(lock_words)),
+        "lock_words": _fewest(lock_words),
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
     }
+
+
+def _fewest(words: set[bytes]) -> tuple[bytes, ...]:
+    """The words that hold no other: a file holds one of `words` only if it holds one of these."""
+    return tuple(sorted(word for word in words if not any(other in word for other in words if other != word)))
+
+
+def _compile(word: bytes, pattern: bytes) -> re.Pattern:
+    """`pattern` with a leading `\\b` moved behind its word (`\\bnx...` as `nx(?<=\\bnx)...`): the same
+    matches, but the regex engine looks for the word instead of trying every position."""
+    head = rb"\b" + word
+    if pattern.startswith(head) and re.fullmatch(rb"\w+", word) and pattern[len(head) : len(head) + 1] not in b"*+?{":
+        pattern = word + rb"(?<=" + head + rb")" + pattern[len(head) :]
+    return re.compile(pattern)
 
 
 def _checked_release_words() -> set[bytes]:
@@ -119,10 +143,14 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if noqa_rule and b"noqa" in data and b"LL" in data:
         return MORE
     table = _table()
-    first = [word in data for word in table["first"]]
-    if not any(first):
+    scanned: dict[bytes, bool] = {word: word in data for word in table["first"]}
+    lower = data.lower()
+    for part, words in table["folded"]:
+        inside = part in lower
+        for word in words:
+            scanned[word] = inside and word in data
+    if not any(scanned.values()):
         return NOTHING
-    scanned: dict[bytes, bool] = dict(zip(table["first"], first))
 
     def holds(word: bytes) -> bool:
         found = scanned.get(word)
@@ -141,12 +169,12 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
                     claims = True
     if _lock_object(data, table, holds):
         return MORE
-    return CLAIM_WORDS if claims or _add_claim(data, table) else NOTHING
+    return CLAIM_WORDS if claims or _add_claim(data, table, holds) else NOTHING
 
 
-def _add_claim(data: bytes, table: dict) -> bool:
+def _add_claim(data: bytes, table: dict, holds) -> bool:
     """`x.add(key, value, ...)` on a client the model can recognise: by import or by name."""
-    if ADD not in data:
+    if not holds(ADD):
         return False
     library = None
     for at in _find_all(data, ADD):
@@ -154,7 +182,9 @@ def _add_claim(data: bytes, table: dict) -> bool:
             if _name_before(data, at) in table["add_names"]:
                 return True
             if library is None:
-                library = table["add_words"].search(data) is not None
+                library = any(word in data for word in table["add_words"]) or any(
+                    pattern.search(data) for pattern in table["add_from"]
+                )
             if library:
                 return True
     return False
@@ -166,11 +196,12 @@ def _lock_object(data: bytes, table: dict, holds) -> bool:
     if not any(holds(word) for word in table["lock_gates"]):
         return False
     constructors = [word for word in table["constructors"] if holds(word)]
-    aliased = any(holds(name) for name in table["constructor_names"]) and table["aliases"].search(data)
-    if not constructors and not aliased and not holds(LOCK_METHOD):
+    named = any(holds(name) for name in table["constructor_names"])
+    if not constructors and not named and not holds(LOCK_METHOD):
         return False
     library = any(word in data for word in table["lock_words"])
-    if aliased and library:
+    # The alias pattern is the slowest look: only for a file that names a lock library.
+    if named and library and table["aliases"].search(data):
         return True
     for word in constructors:
         if library and any(_has_args(data, at + len(word), 1) for at in _find_all(data, word)):

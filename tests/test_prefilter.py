@@ -67,6 +67,23 @@ def test_words_come_from_the_store_table():
     assert b".add(" in common and b"Lock(" in common
 
 
+@pytest.mark.parametrize("word", words()[0], ids=lambda word: word.decode())
+def test_every_decisive_word_is_found(word):
+    # Some are found through a lower-cased copy (`NX` and `nx` in one scan), some as they are.
+    assert verdict(b"x = " + word + b"\n") != NOTHING
+
+
+def test_other_cases_of_the_words_are_dropped():
+    # The lower-cased copy holds `nx`, `lock`, `not_exist`, `delex` and `delifeq`; the bytes do not.
+    assert verdict(b"block = clock.nX(Not_Exist, DeLex, delIfeq)\n", noqa_rule=True) == NOTHING
+
+
+def test_patterns_keep_their_word_boundary():
+    # `\bnx\s*=...` is searched as `nx(?<=\bnx)\s*=...`: the same matches.
+    assert verdict(b"f(x, nx = (True))\n") == verdict(b"f(x, upsert=True)\n") == CLAIM_WORDS
+    assert verdict(b"f(x, onx=True)\n") == verdict(b"f(x, no_upsert=True)\n") == NOTHING
+
+
 # A store API of its own (as Django's cache backends have): claims and deletes of the caller's key.
 WRAPPERS = textwrap.dedent(
     """
@@ -132,7 +149,8 @@ def test_other_words_skip_the_second_look():
     assert verdict(b"r.set(k, v, nx=True)\n") == CLAIM_WORDS
 
 
-# Found by a review that mutated the rule cases: each is lease code the prefilter once dropped.
+# Found by a review that mutated the rule cases (lease code the prefilter once dropped), and a case
+# for each word found through the lower-cased copy or a pattern the prefilter rewrites.
 REVIEWED = sorted((Path(__file__).parent / "data" / "prefilter").glob("*.py"))
 
 

@@ -1,0 +1,1 @@
+r.execute_command("DELIFEQ", key, token)

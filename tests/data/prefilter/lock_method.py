@@ -1,0 +1,3 @@
+def run(r):
+    with r.lock("job"):
+        work()
