@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import FrozenInstanceError, dataclass, replace
 from operator import attrgetter
 
 _set = object.__setattr__
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to a field of a Frozen record (as dataclasses' error of the same name)."""
 
 
 class Record:
@@ -122,19 +125,24 @@ class Fix(Frozen):
         _set(self, "applicability", applicability)
 
 
-# Still a dataclass: runner.py copies findings with dataclasses.replace.
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(Frozen):
     code: str
     message: str
     start: Position
     end: Position
-    fix: Fix | None = None
-    name: str = ""
+    fix: Fix | None
+    name: str
+    _fields = ("code", "message", "start", "end", "fix", "name")
 
-    def replace(self, **changes) -> Diagnostic:
-        """A copy with `changes` (as Frozen.replace, for when this is a Frozen too)."""
-        return replace(self, **changes)
+    def __init__(
+        self, code: str, message: str, start: Position, end: Position, fix: Fix | None = None, name: str = ""
+    ) -> None:
+        _set(self, "code", code)
+        _set(self, "message", message)
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "fix", fix)
+        _set(self, "name", name)
 
 
 class FileResult(Record):
