@@ -7,11 +7,8 @@ import os
 import stat
 import sys
 import threading
-import time
-import traceback
 import warnings
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Collection, Iterable, Iterator
 
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
@@ -217,6 +214,8 @@ def worth_parsing(text: str) -> bool:
 def internal_error(what: str, exc: BaseException) -> str:
     """One line for the user: what failed, at which line of the linted file when that can be told, why,
     and where in leaselint."""
+    import traceback
+
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at line {line}" if (line := _line_of(exc)) else ""
     origin = f" ({_short(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
@@ -278,7 +277,7 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None, s
             if any(d.fix is not None for d in found) and not _reproduces(code, text):
                 # libcst drops a form feed that starts a statement line: its positions and the lines
                 # a fix copies no longer match the text, so no fix is offered for such a file.
-                found = [replace(d, fix=None, message=d.message + NO_ROUND_TRIP) if d.fix else d for d in found]
+                found = [d.replace(fix=None, message=d.message + NO_ROUND_TRIP) if d.fix else d for d in found]
             return found
     except RecursionError:
         raise ParseFailure(TOO_DEEP) from None
@@ -321,7 +320,7 @@ def _check_module(module, text: str, settings: Settings, errors: list[str] | Non
         stale = RULES_BY_CODE[UNUSED_NOQA].stale(noqa, used, failed, set(RULES_BY_CODE), index)
         found += split(stale, noqa)[0]
     found = [d for d in found if settings.enabled(d.code)]
-    found = [d if d.fix is None or settings.can_fix(d.code) else replace(d, fix=None) for d in found]
+    found = [d if d.fix is None or settings.can_fix(d.code) else d.replace(fix=None) for d in found]
     return sorted(found, key=lambda d: (d.start, d.code)), model.positions.code
 
 
@@ -389,7 +388,7 @@ def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], setting
     else:
         if _pending(diagnostics, settings, dropped):
             _add(errors, f"the fixes did not settle after {MAX_FIX_PASSES} passes; the text of the last one is kept")
-    return text, [replace(d, fix=None) if _identity(d) in dropped else d for d in diagnostics]
+    return text, [d.replace(fix=None) if _identity(d) in dropped else d for d in diagnostics]
 
 
 def _pending(diagnostics: list[Diagnostic], settings: Settings, dropped: set[tuple]) -> list[tuple[Diagnostic, Fix]]:
@@ -533,21 +532,18 @@ def lint_paths(
     on the command line always get the full check); cached findings are reused; the rest are
     linted in worker processes when there are enough of them.
     """
-    from leaselint.prefilter import CLAIM_WORDS, NOTHING
-
     paths = list(paths)
     results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
     todo: list[tuple[int, str, bytes, Settings, str | None, bool]] = []
-    started = time.time_ns()
     looks = _first_looks(paths, settings, explicit, cache, prefilter, jobs)
-    for index, (path, (data, failed, key, skipped, found, info)) in enumerate(zip(paths, looks)):
+    for index, (path, (data, failed, key, skipped, asked, look, info)) in enumerate(zip(paths, looks)):
         if failed is not None:
             results[index] = (failed, None)
             continue
         if info is not None and cache is not None:
-            cache.remember(path, info, key, settings.for_file(path), started)
+            cache.remember(path, info, key, settings.for_file(path))
         if skipped:
-            if found == NOTHING and cache is not None:
+            if asked and cache is not None:
                 cache.put(key + SKIPPED, [])
             results[index] = (FileResult(path=path), None)
             continue
@@ -555,7 +551,7 @@ def lint_paths(
         if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
             results[index] = _cached(path, data, hit)
             continue
-        todo.append((index, path, data, settings.for_file(path), key, found == CLAIM_WORDS))
+        todo.append((index, path, data, settings.for_file(path), key, look))
 
     for (index, path, data, file_settings, key, _), done in zip(todo, _lint_all(todo, jobs)):
         results[index] = done
@@ -580,30 +576,33 @@ SPLIT_FILES = 400
 
 
 def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool) -> tuple:
-    """(bytes, LL000 result, cache key, done, prefilter verdict, status read with) of one file:
-    read, key, prefilter. A file the cache knows unchanged and without findings is not read."""
-    from leaselint.prefilter import NOTHING, verdict
-
+    """One file read, keyed and prefiltered: (bytes, LL000 result, cache key, done, done by the
+    prefilter just now, only a claim's words found, status read with). A file the cache knows
+    unchanged and without findings is not read."""
     file_settings = settings.for_file(path)
     walked = prefilter and path not in explicit
     if cache is not None:
         key = cache.known_key(path, file_settings)
         if key is not None:
             if walked and cache.get(key + SKIPPED) is not None:
-                return None, None, key, True, None, None
+                return None, None, key, True, False, False, None
             if cache.get(key) == []:
-                return None, None, key, False, None, None
+                return None, None, key, False, False, False, None
     data, failed, info = read(path, file_settings)
     if data is None:
-        return None, failed, None, False, None, None
+        return None, failed, None, False, False, False, None
     key = cache.key(data, file_settings) if cache is not None else None
     if walked and cache is not None and cache.get(key + SKIPPED) is not None:
         # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
-        return None, None, key, True, None, info
-    found = verdict(data, file_settings.enabled(UNUSED_NOQA)) if walked else None
+        return None, None, key, True, False, False, info
+    if not walked:
+        return data, None, key, False, False, False, info
+    from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
+
+    found = verdict(data, file_settings.enabled(UNUSED_NOQA))
     if found == NOTHING:
-        return None, None, key, True, found, info
-    return data, None, key, False, found, info
+        return None, None, key, True, True, False, info
+    return data, None, key, False, False, found == CLAIM_WORDS, info
 
 
 def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilter: bool, jobs: int | None) -> list:
@@ -616,6 +615,9 @@ def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilte
     if cache is not None and cache.knows_most(paths):
         # Mostly a stat per file: a second process costs more than it saves.
         return look(paths)
+    from leaselint.prefilter import verdict
+
+    verdict(b"")  # the word table, made once for both processes
     half = len(paths) // 2
     theirs = _forked(lambda: look(paths[:half]))
     mine = look(paths[half:])
