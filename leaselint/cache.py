@@ -10,9 +10,9 @@ the run, so a file written again within the file system's time step is read agai
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
+import time
 
 from leaselint import __version__
 from leaselint.diagnostics import Diagnostic
@@ -28,8 +28,8 @@ _FORMAT = 2
 def _code_stamp() -> str:
     """Changes when leaselint's own code changes, even without a new version number."""
     import importlib.util
+    import zlib
 
-    stamp = hashlib.sha256(__version__.encode())
     # The rules are a package of their own folder in a checkout, inside leaselint when installed.
     rules = importlib.util.find_spec("leaselint.rules")
     folders = [os.path.dirname(os.path.realpath(__file__))]
@@ -40,17 +40,18 @@ def _code_stamp() -> str:
         for folder, dirs, names in os.walk(top):
             dirs[:] = [name for name in dirs if name != "__pycache__"]
             sources.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
+    marks = [__version__]
     for path in sorted(sources):
         try:
             info = os.stat(path)
         except OSError:
             continue
-        stamp.update(f"{os.path.basename(path)}:{info.st_size}:{info.st_mtime_ns}".encode())
-    return stamp.hexdigest()[:16]
+        marks.append(f"{os.path.basename(path)}:{info.st_size}:{info.st_mtime_ns}")
+    return f"{zlib.crc32(chr(0).join(marks).encode()):08x}"
 
 
-# The digest of each settings object's part of the key, begun once (settings kept alive with it).
-_SETTINGS_DIGESTS: dict[int, tuple] = {}
+# Each settings object's part of the key, made once (the settings kept alive with it).
+_SETTINGS_DIGESTS: dict[int, list] = {}
 
 
 class Cache:
@@ -60,26 +61,39 @@ class Cache:
         self.entries: dict[str, list[Diagnostic]] = {}
         # Absolute path -> (signature, key of the content read with it, settings digest).
         self.signatures: dict[str, tuple[tuple, str, str]] = {}
+        # Absolute folder path -> (the folder's own signature, what discover.scan found in it).
+        self.listings: dict[str, tuple[tuple, tuple]] = {}
         self.changed = False
         self.cwd = os.getcwd()
+        self.started = time.time_ns()
         try:
             with open(self.path, "rb") as handle:
                 loaded = pickle.load(handle)
-            if isinstance(loaded, tuple) and len(loaded) == 3 and loaded[0] == _FORMAT:
-                self.entries, self.signatures = loaded[1], loaded[2]
+            if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == _FORMAT:
+                _, self.entries, self.signatures, self.listings = loaded
         except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError, ImportError):
-            self.entries, self.signatures = {}, {}
+            self.entries, self.signatures, self.listings = {}, {}, {}
 
     @staticmethod
     def settings_digest(settings: Settings) -> str:
-        return _settings_part(settings)[2]
+        """What findings depend on in `settings`, as text (compared, never hashed)."""
+        return _settings_part(settings)[1]
 
     @staticmethod
     def key(data: bytes, settings: Settings) -> str:
         """The file's content and the settings its findings depend on (per-file ignores folded in)."""
-        digest = _settings_part(settings)[1].copy()
+        part = _settings_part(settings)
+        if part[2] is None:
+            import hashlib
+
+            part[2] = hashlib.sha256(part[1].encode())
+        digest = part[2].copy()
         digest.update(data)
         return digest.hexdigest()
+
+    def full(self, path: str) -> str:
+        """`path` from the folder the run started in (as os.path.join, cheaper for absolute paths)."""
+        return path if path.startswith(os.sep) else os.path.join(self.cwd, path)
 
     def get(self, key: str) -> list[Diagnostic] | None:
         return self.entries.get(key)
@@ -87,7 +101,7 @@ class Cache:
     def known_key(self, path: str, settings: Settings) -> str | None:
         """The key of `path`'s content when the file's signature is unchanged since it was read
         under these settings (None: read it)."""
-        known = self.signatures.get(os.path.join(self.cwd, path))
+        known = self.signatures.get(self.full(path))
         if known is None or known[2] != self.settings_digest(settings):
             return None
         try:
@@ -96,17 +110,42 @@ class Cache:
             return None
         return known[1] if signature(info) == known[0] else None
 
+    def listing(self, folder: str) -> tuple:
+        """`discover.scan(folder)`, or what it gave when the folder's own signature was the same
+        (a folder's times change when a name in it is added, removed or renamed, as git's untracked
+        cache relies on)."""
+        from leaselint.discover import scan
+
+        full = self.full(folder)
+        known = self.listings.get(full)
+        if known is not None:
+            try:
+                if _folder_signature(os.stat(folder)) == known[0]:
+                    return known[1]
+            except OSError:
+                pass
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            info = os.fstat(fd)
+            found = scan(folder, fd)
+        finally:
+            os.close(fd)
+        if max(info.st_mtime_ns, info.st_ctime_ns) <= self.started - RACY_NS:
+            self.listings[full] = (_folder_signature(info), found)
+            self.changed = True
+        return found
+
     def knows_most(self, paths: list[str]) -> bool:
         """Whether most of `paths` have a signature (a warm run: few will be read)."""
-        cwd, signatures = self.cwd, self.signatures
-        return sum(os.path.join(cwd, path) in signatures for path in paths) * 10 >= len(paths) * 9
+        full, signatures = self.full, self.signatures
+        return sum(full(path) in signatures for path in paths) * 10 >= len(paths) * 9
 
-    def remember(self, path: str, info: os.stat_result, key: str, settings: Settings, run_start_ns: int) -> None:
+    def remember(self, path: str, info: os.stat_result, key: str, settings: Settings) -> None:
         """Keep the signature `path` had when read (unless its times are too recent to tell a later
         write in the same time step apart)."""
-        if max(info.st_mtime_ns, info.st_ctime_ns) > run_start_ns - RACY_NS:
+        if max(info.st_mtime_ns, info.st_ctime_ns) > self.started - RACY_NS:
             return
-        full = os.path.join(self.cwd, path)
+        full = self.full(path)
         entry = (signature(info), key, self.settings_digest(settings))
         if self.signatures.get(full) != entry:
             self.signatures[full] = entry
@@ -138,11 +177,14 @@ class Cache:
                 entries = dict(list(entries.items())[-MAX_ENTRIES:])
             if len(signatures) > MAX_ENTRIES:
                 signatures = dict(list(signatures.items())[-MAX_ENTRIES:])
+            listings = self.listings
+            if len(listings) > MAX_ENTRIES:
+                listings = dict(list(listings.items())[-MAX_ENTRIES:])
             import tempfile
 
             fd, tmp = tempfile.mkstemp(prefix=".findings-", dir=self.folder)
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump((_FORMAT, entries, signatures), handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((_FORMAT, entries, signatures, listings), handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
         except OSError:
             # A cache that cannot be written only costs time.
@@ -154,8 +196,9 @@ def signature(info: os.stat_result) -> tuple:
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
 
 
-def _settings_part(settings: Settings) -> tuple:
-    """(settings, sha256 begun with the settings findings depend on, its hex digest), once per settings."""
+def _settings_part(settings: Settings) -> list:
+    """[settings, the text of what findings depend on in them, a sha256 begun with that text or
+    None until a key is asked for], once per settings object."""
     known = _SETTINGS_DIGESTS.get(id(settings))
     if known is None or known[0] is not settings:
         relevant = (
@@ -167,6 +210,9 @@ def _settings_part(settings: Settings) -> tuple:
         )
         if len(_SETTINGS_DIGESTS) > 64:
             _SETTINGS_DIGESTS.clear()
-        digest = hashlib.sha256(repr(relevant).encode())
-        known = _SETTINGS_DIGESTS[id(settings)] = (settings, digest, digest.hexdigest())
+        known = _SETTINGS_DIGESTS[id(settings)] = [settings, repr(relevant), None]
     return known
+
+
+def _folder_signature(info: os.stat_result) -> tuple:
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)

@@ -125,8 +125,9 @@ def main(paths: tuple[str, ...], **flags) -> None:
         else:
             from leaselint.discover import MissingPath, discover
 
+            flags["cache"] = _cache(flags)
             try:
-                files = list(discover(list(paths) or ["."], settings))
+                files = list(discover(list(paths) or ["."], settings, flags["cache"]))
             except MissingPath as exc:
                 _fail(f"{exc}: no such file or directory")
             flags["explicit"] = {path for path in paths if not os.path.isdir(path)}
@@ -207,15 +208,19 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     return _exit_code(results, flags, changed=bool(diffs) if flags["diff"] else None)
 
 
-def _run_options(flags: dict) -> dict:
-    """How files are read and linted: prefilter, cache, worker processes."""
+def _cache(flags: dict):
+    """The cache of a run on files (it also remembers the folders walked)."""
     from leaselint.cache import DEFAULT_FOLDER, Cache
 
-    cache = None if flags["no_cache"] else Cache(flags["cache_dir"] or DEFAULT_FOLDER)
+    return None if flags["no_cache"] else Cache(flags["cache_dir"] or DEFAULT_FOLDER)
+
+
+def _run_options(flags: dict) -> dict:
+    """How files are read and linted: prefilter, cache, worker processes."""
     return {
         "explicit": flags.get("explicit", ()),
         "jobs": flags["jobs"],
-        "cache": cache,
+        "cache": flags["cache"],
         "prefilter": not flags["no_prefilter"],
     }
 

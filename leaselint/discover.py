@@ -32,8 +32,9 @@ class MissingPath(Exception):
     pass
 
 
-def discover(paths: list[str], settings: Settings | None = None) -> Iterator[str]:
-    """Files to lint, in a stable order. A file named directly is linted unless force-exclude says no."""
+def discover(paths: list[str], settings: Settings | None = None, cache=None) -> Iterator[str]:
+    """Files to lint, in a stable order. A file named directly is linted unless force-exclude says no.
+    With a cache, a folder unchanged since the last run is not listed again."""
     from leaselint.settings import Settings
 
     settings = settings or Settings()
@@ -43,7 +44,7 @@ def discover(paths: list[str], settings: Settings | None = None) -> Iterator[str
         if not os.path.lexists(path):
             raise MissingPath(path)
         if os.path.isdir(path):
-            candidates = _walk(path, patterns, settings)
+            candidates = _walk(path, patterns, settings, cache.listing if cache is not None else scan)
         elif settings.force_exclude and excluded(path, patterns, settings.root):
             continue
         else:
@@ -82,7 +83,7 @@ def excluded(path: str, patterns: tuple[str, ...], root: str) -> bool:
     return any(matches(path, pattern, root) for pattern in patterns)
 
 
-def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[str]:
+def _walk(root: str, patterns: tuple[str, ...], settings: Settings, listing) -> Iterator[str]:
     ignored = _git_ignored(root) if settings.respect_gitignore else set()
     names, name_globs, path_globs = _compile(patterns)
 
@@ -101,32 +102,44 @@ def _walk(root: str, patterns: tuple[str, ...], settings: Settings) -> Iterator[
     while stack:
         folder = stack.pop()
         try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
+            dirs, files, links = listing(folder)
         except OSError as exc:
             yield from _drain([exc])
             continue
         prefix = folder if folder.endswith(sep) else folder + sep
         shown = prefix[2:] if prefix.startswith("./") else prefix
-        dirs: list[str] = []
-        files: list[str] = []
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            name = entry.name
-            if is_dir:
-                if not name.startswith(".") and not entry.is_symlink():
-                    dirs.append(name)
-            elif name.endswith(SUFFIXES):
-                files.append(name)
-        files.sort()
+        if links:
+            # Where a link points can change without its folder changing: asked each time.
+            files = sorted((*files, *(name for name in links if not os.path.isdir(prefix + name))))
         for name in files:
             if not skip(prefix + name, name):
                 yield shown + name
-        dirs.sort(reverse=True)
-        stack.extend(prefix + name for name in dirs if not skip(prefix + name, name))
+        stack.extend(prefix + name for name in reversed(dirs) if not skip(prefix + name, name))
+
+
+def scan(folder: str, fd: int | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """What a folder holds, each part sorted: its folders (not hidden, not links), its source files,
+    and its source names that are links (a link to a folder is not walked). Raises OSError."""
+    with os.scandir(folder if fd is None else fd) as listing:
+        entries = list(listing)
+    dirs: list[str] = []
+    files: list[str] = []
+    links: list[str] = []
+    for entry in entries:
+        name = entry.name
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if entry.is_symlink():
+            if name.endswith(SUFFIXES):
+                links.append(name)
+        elif is_dir:
+            if not name.startswith("."):
+                dirs.append(name)
+        elif name.endswith(SUFFIXES):
+            files.append(name)
+    return tuple(sorted(dirs)), tuple(sorted(files)), tuple(sorted(links))
 
 
 def _compile(patterns: tuple[str, ...]):

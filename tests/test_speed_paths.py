@@ -266,3 +266,100 @@ def test_first_half_read_in_a_forked_process_gives_the_same_results(tree, tmp_pa
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["ok", "3"]
+
+
+def _tree_of_folders(root):
+    for folder in ("a", "a/b", "c", "c/d/e"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "m.py").write_text(LEASE_FREE, encoding="utf-8")
+    (root / "c" / "notes.txt").write_text("", encoding="utf-8")
+
+
+def test_unchanged_folders_are_not_listed_again(tmp_path, monkeypatch):
+    import leaselint.discover as discover_module
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    expected = list(discover([str(root)]))
+    assert len(expected) == 4
+    cache = Cache(tmp_path / "cache")
+    assert list(discover([str(root)], cache=cache)) == expected
+    cache.save()
+
+    scanned: list[str] = []
+    real_scan = discover_module.scan
+
+    def counting_scan(folder, fd=None):
+        scanned.append(folder)
+        return real_scan(folder, fd)
+
+    monkeypatch.setattr(discover_module, "scan", counting_scan)
+    assert list(discover([str(root)], cache=Cache(tmp_path / "cache"))) == expected
+    assert scanned == []
+
+    # A new file changes its folder's times: that folder alone is listed again.
+    (root / "c" / "d" / "new.py").write_text(LEASE_FREE, encoding="utf-8")
+    fresh = list(discover([str(root)]))
+    assert str(root / "c" / "d" / "new.py") in fresh
+    scanned.clear()
+    assert list(discover([str(root)], cache=Cache(tmp_path / "cache"))) == fresh
+    assert scanned == [str(root / "c" / "d")]
+
+
+def test_a_link_is_followed_anew_though_its_folder_is_unchanged(tmp_path, monkeypatch):
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    target = tmp_path / "elsewhere" / "t"
+    target.parent.mkdir()
+    target.write_text(LEASE_FREE, encoding="utf-8")
+    (root / "a" / "link.py").symlink_to(target)
+    (root / "a" / "dirlink").symlink_to(root / "c", target_is_directory=True)
+    cache = Cache(tmp_path / "cache")
+    with_link = list(discover([str(root)], cache=cache))
+    assert str(root / "a" / "link.py") in with_link and len(with_link) == 5
+    cache.save()
+
+    target.unlink()
+    target.mkdir()  # the link now points to a folder, which is not walked
+    assert list(discover([str(root)], cache=Cache(tmp_path / "cache"))) == list(discover([str(root)]))
+    assert str(root / "a" / "link.py") not in list(discover([str(root)], cache=Cache(tmp_path / "cache")))
+
+
+def test_recently_changed_folders_are_listed_again(tmp_path):
+    from leaselint.discover import discover
+
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    cache = Cache(tmp_path / "cache")
+    list(discover([str(root)], cache=cache))
+    assert cache.listings == {}
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_with_a_cache_too(tmp_path, monkeypatch):
+    import leaselint.discover as discover_module
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    cache = Cache(tmp_path / "cache")
+    list(discover([str(root)], cache=cache))
+    cache.save()
+    unreadable = str(root / "c" / "d")
+    (root / "c" / "d" / "new.py").write_text(LEASE_FREE, encoding="utf-8")
+    real_scan = discover_module.scan
+
+    def refusing_scan(folder, fd=None):
+        if folder == unreadable:
+            raise PermissionError(13, "Permission denied", folder)
+        return real_scan(folder, fd)
+
+    monkeypatch.setattr(discover_module, "scan", refusing_scan)
+    found = list(discover([str(root)], cache=Cache(tmp_path / "cache")))
+    assert unreadable in found and str(root / "c" / "d" / "e" / "m.py") not in found
+    assert str(root / "a" / "b" / "m.py") in found
