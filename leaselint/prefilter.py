@@ -306,29 +306,42 @@ class _Facts:
         import ast
 
         methods = _methods()
+        node_type, call, name, attribute, load = ast.AST, ast.Call, ast.Name, ast.Attribute, ast.Load
+        functions = (ast.FunctionDef, ast.AsyncFunctionDef)
         stack = [(tree, None)]
+        push = stack.append
+        # Exact types (CPython's parser makes no subclasses) and the fields read directly: this walk
+        # is most of the second look.
         while stack:
             node, function = stack.pop()
-            if isinstance(node, ast.Call):
-                if isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            kind = type(node)
+            if kind is call:
+                if type(node.func) is attribute and node.func.attr in methods:
                     self.calls.append((node, function))
-            elif isinstance(node, ast.Name):
-                if not isinstance(node.ctx, ast.Load):
+            elif kind is name:
+                if type(node.ctx) is not load:
                     self.bound_names.add(node.id)
-            elif isinstance(node, ast.Attribute):
-                if not isinstance(node.ctx, ast.Load):
+            elif kind is attribute:
+                if type(node.ctx) is not load:
                     self.bound_attrs.add(node.attr)
-            elif isinstance(node, ast.Import):
+            elif kind is ast.Import:
                 for alias in node.names:
                     self.imports.add(alias.name)
                     self.imported_names.add(alias.asname or alias.name.split(".")[0])
-            elif isinstance(node, ast.ImportFrom):
+            elif kind is ast.ImportFrom:
                 # As the model's walker reads it: a relative import's dots are dropped.
                 for alias in node.names:
                     self.imports.add(f"{node.module}.{alias.name}" if node.module else alias.name)
                     self.imported_names.add(alias.asname or alias.name)
-            inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
-            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+            inner = node if kind in functions else function
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, node_type):
+                            push((item, inner))
+                elif isinstance(value, node_type) and field != "ctx":
+                    push((value, inner))
 
     def imports_store(self, store) -> bool:
         return any(name == m or name.startswith(m + ".") for name in self.imports for m in store.modules)
