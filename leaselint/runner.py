@@ -11,6 +11,7 @@ import warnings
 from contextlib import contextmanager
 from typing import Collection, Iterable, Iterator
 
+from leaselint.cache import signature
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
 from leaselint.fix import apply_fixes, applicable, fixable
 from leaselint.settings import Settings
@@ -58,23 +59,50 @@ _deep = threading.local()
 _big_stack: dict = {}
 
 
-def _big_stack_executor():
-    """One long-lived thread with STACK_BYTES of stack per process (a new thread per file costs ~2 ms)."""
-    from concurrent.futures import ThreadPoolExecutor
+class _BigStack:
+    """One long-lived thread with STACK_BYTES of stack per process, running one call at a time (a
+    new thread per file costs ~2 ms)."""
 
-    pid = os.getpid()
-    executor = _big_stack.get(pid)
-    if executor is None:
+    def __init__(self) -> None:
+        from queue import SimpleQueue
+
+        self.calls: SimpleQueue = SimpleQueue()
         previous = threading.stack_size(STACK_BYTES)
         try:
-            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leaselint-parse")
-            # The thread starts with the first task: make it now, while the stack size holds.
-            executor.submit(lambda: None).result()
+            # A daemon: it waits for calls forever and must not hold the interpreter open.
+            threading.Thread(target=self._serve, name="leaselint-parse", daemon=True).start()
         finally:
             threading.stack_size(previous)
+
+    def _serve(self) -> None:
+        while True:
+            function, args, kwargs, done, box = self.calls.get()
+            try:
+                box.append((True, function(*args, **kwargs)))
+            except BaseException as exc:
+                box.append((False, exc))
+            done.release()
+
+    def run(self, function, args, kwargs):
+        done = threading.Lock()
+        done.acquire()
+        box: list = []
+        self.calls.put((function, args, kwargs, done, box))
+        done.acquire()
+        ok, value = box[0]
+        if ok:
+            return value
+        raise value
+
+
+def _big_stack_thread() -> _BigStack:
+    pid = os.getpid()
+    thread = _big_stack.get(pid)
+    if thread is None:
+        thread = _BigStack()
         _big_stack.clear()
-        _big_stack[pid] = executor
-    return executor
+        _big_stack[pid] = thread
+    return thread
 
 
 def on_big_stack(function):
@@ -85,15 +113,15 @@ def on_big_stack(function):
         if getattr(_deep, "active", False):
             return function(*args, **kwargs)
 
-        def target():
+        def target(*args, **kwargs):
             _deep.active = True
             return function(*args, **kwargs)
 
         try:
-            executor = _big_stack_executor()
+            thread = _big_stack_thread()
         except (ValueError, RuntimeError):
             return function(*args, **kwargs)
-        return executor.submit(target).result()
+        return thread.run(target, args, kwargs)
 
     return run
 
@@ -536,12 +564,12 @@ def lint_paths(
     results: list[tuple[FileResult, SourceText | None] | None] = [None] * len(paths)
     todo: list[tuple[int, str, bytes, Settings, str | None, bool]] = []
     looks = _first_looks(paths, settings, explicit, cache, prefilter, jobs)
-    for index, (path, (data, failed, key, skipped, asked, look, info)) in enumerate(zip(paths, looks)):
+    for index, (path, (data, failed, key, skipped, asked, look, mark)) in enumerate(zip(paths, looks)):
         if failed is not None:
             results[index] = (failed, None)
             continue
-        if info is not None and cache is not None:
-            cache.remember(path, info, key, settings.for_file(path))
+        if mark is not None and cache is not None:
+            cache.remember(path, mark, key, settings.for_file(path))
         if skipped:
             if asked and cache is not None:
                 cache.put(key + SKIPPED, [])
@@ -577,7 +605,7 @@ SPLIT_FILES = 400
 
 def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool) -> tuple:
     """One file read, keyed and prefiltered: (bytes, LL000 result, cache key, done, done by the
-    prefilter just now, only a claim's words found, status read with). A file the cache knows
+    prefilter just now, only a claim's words found, signature read with). A file the cache knows
     unchanged and without findings is not read."""
     file_settings = settings.for_file(path)
     walked = prefilter and path not in explicit
@@ -591,18 +619,20 @@ def _first_look(path: str, settings: Settings, explicit: Collection[str], cache,
     data, failed, info = read(path, file_settings)
     if data is None:
         return None, failed, None, False, False, False, None
-    key = cache.key(data, file_settings) if cache is not None else None
+    key = mark = None
+    if cache is not None:
+        key, mark = cache.key(data, file_settings), signature(info)
     if walked and cache is not None and cache.get(key + SKIPPED) is not None:
         # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
-        return None, None, key, True, False, False, info
+        return None, None, key, True, False, False, mark
     if not walked:
-        return data, None, key, False, False, False, info
+        return data, None, key, False, False, False, mark
     from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
 
     found = verdict(data, file_settings.enabled(UNUSED_NOQA))
     if found == NOTHING:
-        return None, None, key, True, True, False, info
-    return data, None, key, False, False, found == CLAIM_WORDS, info
+        return None, None, key, True, True, False, mark
+    return data, None, key, False, False, found == CLAIM_WORDS, mark
 
 
 def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilter: bool, jobs: int | None) -> list:
