@@ -11,7 +11,6 @@ the run, so a file written again within the file system's time step is read agai
 from __future__ import annotations
 
 import os
-import pickle
 import time
 
 from leaselint import __version__
@@ -64,13 +63,19 @@ class Cache:
         # Absolute folder path -> (the folder's own signature, what discover.scan found in it).
         self.listings: dict[str, tuple[tuple, tuple]] = {}
         self.changed = False
+        # Whether an earlier run left this cache (folder listings are remembered from the second
+        # run on: a first run, as in CI with a new cache, pays nothing for them).
+        self.reused = False
         self.cwd = os.getcwd()
         self.started = time.time_ns()
+        import pickle
+
         try:
             with open(self.path, "rb") as handle:
                 loaded = pickle.load(handle)
             if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == _FORMAT:
                 _, self.entries, self.signatures, self.listings = loaded
+                self.reused = True
         except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError, ImportError):
             self.entries, self.signatures, self.listings = {}, {}, {}
 
@@ -116,6 +121,8 @@ class Cache:
         cache relies on)."""
         from leaselint.discover import scan
 
+        if not self.reused:
+            return scan(folder)
         full = self.full(folder)
         known = self.listings.get(full)
         if known is not None:
@@ -124,12 +131,9 @@ class Cache:
                     return known[1]
             except OSError:
                 pass
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            info = os.fstat(fd)
-            found = scan(folder, fd)
-        finally:
-            os.close(fd)
+        # The status before the listing: a change between the two is seen by the next run.
+        info = os.stat(folder)
+        found = scan(folder)
         if max(info.st_mtime_ns, info.st_ctime_ns) <= self.started - RACY_NS:
             self.listings[full] = (_folder_signature(info), found)
             self.changed = True
@@ -140,13 +144,13 @@ class Cache:
         full, signatures = self.full, self.signatures
         return sum(full(path) in signatures for path in paths) * 10 >= len(paths) * 9
 
-    def remember(self, path: str, info: os.stat_result, key: str, settings: Settings) -> None:
+    def remember(self, path: str, mark: tuple, key: str, settings: Settings) -> None:
         """Keep the signature `path` had when read (unless its times are too recent to tell a later
         write in the same time step apart)."""
-        if max(info.st_mtime_ns, info.st_ctime_ns) > self.started - RACY_NS:
+        if max(mark[1], mark[2]) > self.started - RACY_NS:
             return
         full = self.full(path)
-        entry = (signature(info), key, self.settings_digest(settings))
+        entry = (mark, key, self.settings_digest(settings))
         if self.signatures.get(full) != entry:
             self.signatures[full] = entry
             self.changed = True
@@ -180,6 +184,7 @@ class Cache:
             listings = self.listings
             if len(listings) > MAX_ENTRIES:
                 listings = dict(list(listings.items())[-MAX_ENTRIES:])
+            import pickle
             import tempfile
 
             fd, tmp = tempfile.mkstemp(prefix=".findings-", dir=self.folder)
@@ -192,7 +197,8 @@ class Cache:
 
 
 def signature(info: os.stat_result) -> tuple:
-    """What changes when a file is written, replaced or touched (ctime cannot be set back)."""
+    """What changes when a file is written, replaced or touched (ctime cannot be set back):
+    (size, mtime, ctime, inode, device)."""
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
 
 

@@ -117,10 +117,10 @@ def _walk(root: str, patterns: tuple[str, ...], settings: Settings, listing) -> 
         stack.extend(prefix + name for name in reversed(dirs) if not skip(prefix + name, name))
 
 
-def scan(folder: str, fd: int | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def scan(folder: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """What a folder holds, each part sorted: its folders (not hidden, not links), its source files,
     and its source names that are links (a link to a folder is not walked). Raises OSError."""
-    with os.scandir(folder if fd is None else fd) as listing:
+    with os.scandir(folder) as listing:
         entries = list(listing)
     dirs: list[str] = []
     files: list[str] = []

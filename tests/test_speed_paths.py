@@ -275,6 +275,28 @@ def _tree_of_folders(root):
     (root / "c" / "notes.txt").write_text("", encoding="utf-8")
 
 
+def _left_by_an_earlier_run(folder) -> Cache:
+    """A cache as a second run finds it (folder listings are remembered from then on)."""
+    first = Cache(folder)
+    first.changed = True
+    first.save()
+    return Cache(folder)
+
+
+def test_first_run_remembers_no_folder(tmp_path, monkeypatch):
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    cache = Cache(tmp_path / "cache")
+    assert list(discover([str(root)], cache=cache)) == list(discover([str(root)]))
+    assert cache.listings == {}
+    second = _left_by_an_earlier_run(tmp_path / "cache")
+    list(discover([str(root)], cache=second))
+    assert len(second.listings) == 6  # tree, a, a/b, c, c/d, c/d/e
+
+
 def test_unchanged_folders_are_not_listed_again(tmp_path, monkeypatch):
     import leaselint.discover as discover_module
     from leaselint.discover import discover
@@ -284,16 +306,16 @@ def test_unchanged_folders_are_not_listed_again(tmp_path, monkeypatch):
     _tree_of_folders(root)
     expected = list(discover([str(root)]))
     assert len(expected) == 4
-    cache = Cache(tmp_path / "cache")
+    cache = _left_by_an_earlier_run(tmp_path / "cache")
     assert list(discover([str(root)], cache=cache)) == expected
     cache.save()
 
     scanned: list[str] = []
     real_scan = discover_module.scan
 
-    def counting_scan(folder, fd=None):
+    def counting_scan(folder):
         scanned.append(folder)
-        return real_scan(folder, fd)
+        return real_scan(folder)
 
     monkeypatch.setattr(discover_module, "scan", counting_scan)
     assert list(discover([str(root)], cache=Cache(tmp_path / "cache"))) == expected
@@ -319,7 +341,7 @@ def test_a_link_is_followed_anew_though_its_folder_is_unchanged(tmp_path, monkey
     target.write_text(LEASE_FREE, encoding="utf-8")
     (root / "a" / "link.py").symlink_to(target)
     (root / "a" / "dirlink").symlink_to(root / "c", target_is_directory=True)
-    cache = Cache(tmp_path / "cache")
+    cache = _left_by_an_earlier_run(tmp_path / "cache")
     with_link = list(discover([str(root)], cache=cache))
     assert str(root / "a" / "link.py") in with_link and len(with_link) == 5
     cache.save()
@@ -335,7 +357,7 @@ def test_recently_changed_folders_are_listed_again(tmp_path):
 
     root = tmp_path / "tree"
     _tree_of_folders(root)
-    cache = Cache(tmp_path / "cache")
+    cache = _left_by_an_earlier_run(tmp_path / "cache")
     list(discover([str(root)], cache=cache))
     assert cache.listings == {}
 
@@ -347,17 +369,17 @@ def test_a_folder_that_cannot_be_listed_is_reported_with_a_cache_too(tmp_path, m
     monkeypatch.setattr(cache_module, "RACY_NS", 0)
     root = tmp_path / "tree"
     _tree_of_folders(root)
-    cache = Cache(tmp_path / "cache")
+    cache = _left_by_an_earlier_run(tmp_path / "cache")
     list(discover([str(root)], cache=cache))
     cache.save()
     unreadable = str(root / "c" / "d")
     (root / "c" / "d" / "new.py").write_text(LEASE_FREE, encoding="utf-8")
     real_scan = discover_module.scan
 
-    def refusing_scan(folder, fd=None):
+    def refusing_scan(folder):
         if folder == unreadable:
             raise PermissionError(13, "Permission denied", folder)
-        return real_scan(folder, fd)
+        return real_scan(folder)
 
     monkeypatch.setattr(discover_module, "scan", refusing_scan)
     found = list(discover([str(root)], cache=Cache(tmp_path / "cache")))
