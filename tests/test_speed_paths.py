@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 
@@ -58,6 +59,7 @@ def test_same_findings_with_and_without_each_fast_path(tree, tmp_path):
 
 
 def test_warm_run_reads_each_file_once_and_parses_nothing(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_module, "RACY_NS", 10**18)  # no signature is trusted, however slow the run
     cache_dir = tmp_path / "cache"
     cold = _findings(tree, jobs=1, cache=Cache(cache_dir))
     assert (cache_dir / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
@@ -115,22 +117,34 @@ def test_warm_run_stats_files_and_reads_only_those_with_findings(tree, tmp_path,
 
 
 def test_file_rewritten_with_same_size_and_mtime_is_read_again(tmp_path, monkeypatch):
+    """Known without findings, then rewritten in place with a lease, the same size and the old
+    modification time: its change time still moves, so it is read again."""
     monkeypatch.setattr(cache_module, "RACY_NS", 0)
     path = tmp_path / "job.py"
-    path.write_text(BLIND_RELEASE, encoding="utf-8")
+    clean = BLIND_RELEASE.replace("r.delete(", "r.get(   ")
+    assert len(clean) == len(BLIND_RELEASE)
+    path.write_text(clean, encoding="utf-8")
     cache_dir = tmp_path / "cache"
-    before = _findings([str(path)], jobs=1, cache=Cache(cache_dir))
-    assert [code for _, code, *_ in before] == ["LL001"]
+    assert _findings([str(path)], jobs=1, cache=Cache(cache_dir)) == []
 
     times = os.stat(path)
-    changed = BLIND_RELEASE.replace("r.delete(", "r.get(   ")
-    assert len(changed) == len(BLIND_RELEASE)
-    path.write_text(changed, encoding="utf-8")
-    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # the inode's change time still moves
+    with open(path, "r+", encoding="utf-8") as handle:  # in place: the same inode
+        handle.write(BLIND_RELEASE)
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert os.stat(path).st_mtime_ns == times.st_mtime_ns and os.stat(path).st_ino == times.st_ino
     reads = _counting_reads(monkeypatch)
     after = _findings([str(path)], jobs=1, cache=Cache(cache_dir))
     assert reads == [str(path)]
-    assert after == _findings([str(path)], jobs=1) != before
+    assert [code for _, code, *_ in after] == ["LL001"]
+
+
+def test_signature_of_a_file_with_an_old_mtime_but_a_new_ctime_is_not_kept(tmp_path):
+    path = tmp_path / "plain.py"
+    path.write_text(LEASE_FREE, encoding="utf-8")
+    os.utime(path, ns=(0, 0))  # an old modification time; the change time is now
+    cache_dir = tmp_path / "cache"
+    _findings([str(path)], jobs=1, cache=Cache(cache_dir))
+    assert Cache(cache_dir).signatures == {}
 
 
 def test_recently_written_files_are_read_again(tmp_path, monkeypatch):
@@ -154,6 +168,20 @@ def test_cache_of_another_layout_is_ignored(tmp_path):
     cache_dir.mkdir()
     with open(cache.path, "wb") as handle:
         pickle.dump({"key": []}, handle)
+    assert Cache(cache_dir).entries == {}
+
+
+def test_damaged_cache_file_is_ignored(tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    with open(Cache(cache_dir).path, "wb") as handle:
+        handle.write(b"\x80\x05damaged")
+
+    def overflowing(handle):
+        raise OverflowError("as some damaged pickles make it raise")
+
+    assert Cache(cache_dir).entries == {}
+    monkeypatch.setattr(cache_module, "_pickle", lambda: types.SimpleNamespace(load=overflowing))
     assert Cache(cache_dir).entries == {}
 
 
@@ -229,7 +257,10 @@ def test_first_half_read_in_a_forked_process_gives_the_same_results(tree, tmp_pa
     code = textwrap.dedent(
         f"""
         import os, sys
+        import leaselint.cache
         import leaselint.runner as runner
+
+        leaselint.cache.RACY_NS = 10**18  # files are read, not known by signature, however slow the run
         from leaselint.cache import Cache
         from leaselint.settings import Settings
 
@@ -330,6 +361,22 @@ def test_unchanged_folders_are_not_listed_again(tmp_path, monkeypatch):
     assert scanned == [str(root / "c" / "d")]
 
 
+def test_folder_given_a_new_file_and_its_old_mtime_is_listed_again(tmp_path, monkeypatch):
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = tmp_path / "tree"
+    _tree_of_folders(root)
+    cache = _left_by_an_earlier_run(tmp_path / "cache")
+    list(discover([str(root)], cache=cache))
+    cache.save()
+    folder = root / "a" / "b"
+    times = os.stat(folder)
+    (folder / "new.py").write_text(LEASE_FREE, encoding="utf-8")
+    os.utime(folder, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert str(folder / "new.py") in list(discover([str(root)], cache=Cache(tmp_path / "cache")))
+
+
 def test_a_link_is_followed_anew_though_its_folder_is_unchanged(tmp_path, monkeypatch):
     from leaselint.discover import discover
 
@@ -385,3 +432,22 @@ def test_a_folder_that_cannot_be_listed_is_reported_with_a_cache_too(tmp_path, m
     found = list(discover([str(root)], cache=Cache(tmp_path / "cache")))
     assert unreadable in found and str(root / "c" / "d" / "e" / "m.py") not in found
     assert str(root / "a" / "b" / "m.py") in found
+
+
+def test_an_interrupted_save_leaves_no_temporary_file(tmp_path, monkeypatch):
+    cache = Cache(tmp_path / "cache")
+    cache.put("key", [])
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cache_module, "_pickle", lambda: types.SimpleNamespace(dump=interrupted))
+    with pytest.raises(KeyboardInterrupt):
+        cache.save()
+    assert sorted(os.listdir(tmp_path / "cache")) == [".gitignore"]
+
+
+def test_cache_file_depends_on_the_python_it_runs_on(monkeypatch):
+    before = cache_module._code_stamp()
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    assert cache_module._code_stamp() != before
