@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from leaselint import __version__
+from leaselint import __version__, discover
 from leaselint.diagnostics import Diagnostic
 from leaselint.settings import Settings
 
@@ -21,16 +21,19 @@ DEFAULT_FOLDER = ".leaselint_cache"
 MAX_ENTRIES = 100_000
 # How much older than the run a file's times must be for its signature to be kept.
 RACY_NS = 3_000_000_000
-_FORMAT = 2
+_FORMAT = 3
 
 
 def _code_stamp() -> str:
-    """Changes when leaselint's own code changes, even without a new version number."""
+    """Changes when leaselint's own code changes, even without a new version number, and with the
+    Python and the libcst it runs on (found, not imported)."""
     import importlib.util
+    import sys
     import zlib
 
     # The rules are a package of their own folder in a checkout, inside leaselint when installed.
     rules = importlib.util.find_spec("leaselint.rules")
+    libcst = importlib.util.find_spec("libcst")
     folders = [os.path.dirname(os.path.realpath(__file__))]
     if rules is not None:
         folders += [os.path.realpath(path) for path in rules.submodule_search_locations or ()]
@@ -39,13 +42,15 @@ def _code_stamp() -> str:
         for folder, dirs, names in os.walk(top):
             dirs[:] = [name for name in dirs if name != "__pycache__"]
             sources.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
-    marks = [__version__]
+    marks = [__version__, sys.version]
+    if libcst is not None and libcst.origin:
+        sources.add(libcst.origin)
     for path in sorted(sources):
         try:
             info = os.stat(path)
         except OSError:
             continue
-        marks.append(f"{os.path.basename(path)}:{info.st_size}:{info.st_mtime_ns}")
+        marks.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
     return f"{zlib.crc32(chr(0).join(marks).encode()):08x}"
 
 
@@ -68,16 +73,18 @@ class Cache:
         self.reused = False
         self.cwd = os.getcwd()
         self.started = time.time_ns()
-        import pickle
-
         try:
-            with open(self.path, "rb") as handle:
-                loaded = pickle.load(handle)
-            if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == _FORMAT:
-                _, self.entries, self.signatures, self.listings = loaded
-                self.reused = True
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError, ImportError):
-            self.entries, self.signatures, self.listings = {}, {}, {}
+            handle = open(self.path, "rb")
+        except OSError:
+            return
+        with handle:
+            try:
+                loaded = _pickle().load(handle)
+            except Exception:  # a damaged or foreign file (pickle raises a dozen kinds): start afresh
+                return
+        if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == _FORMAT:
+            _, self.entries, self.signatures, self.listings = loaded
+            self.reused = True
 
     @staticmethod
     def settings_digest(settings: Settings) -> str:
@@ -119,8 +126,7 @@ class Cache:
         """`discover.scan(folder)`, or what it gave when the folder's own signature was the same
         (a folder's times change when a name in it is added, removed or renamed, as git's untracked
         cache relies on)."""
-        from leaselint.discover import scan
-
+        scan = discover.scan
         if not self.reused:
             return scan(folder)
         full = self.full(folder)
@@ -184,13 +190,16 @@ class Cache:
             listings = self.listings
             if len(listings) > MAX_ENTRIES:
                 listings = dict(list(listings.items())[-MAX_ENTRIES:])
-            import pickle
             import tempfile
 
             fd, tmp = tempfile.mkstemp(prefix=".findings-", dir=self.folder)
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump((_FORMAT, entries, signatures, listings), handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    _pickle().dump((_FORMAT, entries, signatures, listings), handle, protocol=5)
+                os.replace(tmp, self.path)
+            finally:
+                if os.path.exists(tmp):  # not moved into place: interrupted or failed
+                    os.unlink(tmp)
         except OSError:
             # A cache that cannot be written only costs time.
             pass
@@ -222,3 +231,12 @@ def _settings_part(settings: Settings) -> list:
 
 def _folder_signature(info: os.stat_result) -> tuple:
     return (info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+
+
+def _pickle():
+    """The C part of pickle alone where there is one: the whole module costs some 2 ms to import."""
+    try:
+        import _pickle as pickle
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import pickle
+    return pickle
