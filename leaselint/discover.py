@@ -122,6 +122,8 @@ def scan(folder: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     and its source names that are links (a link to a folder is not walked). Raises OSError."""
     with os.scandir(folder) as listing:
         entries = list(listing)
+    if not entries:
+        return (), (), ()
     dirs: list[str] = []
     files: list[str] = []
     links: list[str] = []
@@ -139,7 +141,9 @@ def scan(folder: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
                 dirs.append(name)
         elif name.endswith(SUFFIXES):
             files.append(name)
-    return tuple(sorted(dirs)), tuple(sorted(files)), tuple(sorted(links))
+    dirs.sort()
+    files.sort()
+    return tuple(dirs), tuple(files), tuple(sorted(links)) if links else ()
 
 
 def _compile(patterns: tuple[str, ...]):
