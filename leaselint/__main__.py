@@ -1,4 +1,4 @@
-from leaselint.cli import main
+from leaselint.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -138,6 +138,30 @@ def main(paths: tuple[str, ...], **flags) -> None:
     sys.exit(code)
 
 
+def run() -> NoReturn:
+    """The console script: `main`, then an exit that skips tearing the interpreter down.
+
+    The output is flushed and the atexit functions run as in any exit; what is skipped is freeing
+    every module and object one at a time, some 10 ms a run (a tenth of a warm run on a large tree).
+    """
+    try:
+        main()
+        code = EXIT_CLEAN
+    except SystemExit as exc:
+        if exc.code is not None and not isinstance(exc.code, int):
+            raise
+        code = exc.code or EXIT_CLEAN
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        sys.exit(code)  # the interpreter reports it, as it would have
+    os._exit(code)
+
+
 def _explain(code: str) -> NoReturn:
     from leaselint.report.rule_docs import explain
     from leaselint.rules import RULES_BY_CODE

@@ -707,6 +707,30 @@ def test_python_m_leaselint_fix_and_errors(tmp_path):
     assert version.stdout == f"leaselint, version {__version__}\n"
 
 
+def test_python_m_leaselint_writes_all_its_output_and_runs_atexit_functions(tmp_path):
+    """The console script ends without tearing the interpreter down: the output must still be whole,
+    and atexit functions (coverage tools, logging) must still run."""
+    for number in range(60):
+        write(tmp_path / f"a{number}.py", SAFE)
+    expected = CliRunner().invoke(main, ["--no-cache", "--output-format", "json", str(tmp_path)])
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+        "from leaselint.cli import run\n"
+        "sys.argv[0] = 'leaselint'\n"
+        "run()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--no-cache", "--output-format", "json", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == expected.exit_code == 1
+    assert proc.stdout == expected.stdout and len(proc.stdout) > 60_000
+    assert proc.stderr.endswith("atexit ran\n")
+
+
 # -------------------------------------------------------------------- stdin
 
 

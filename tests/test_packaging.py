@@ -24,7 +24,7 @@ def test_wheel_maps_rules_into_the_package(tmp_path):
     assert "leaselint/rules/ll001_blind_release.py" in names
     assert "leaselint/rules/__init__.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "leaselint = leaselint.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "leaselint = leaselint.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_rules_import_from_any_folder(tmp_path):
