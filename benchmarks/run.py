@@ -107,8 +107,9 @@ class Measure:
         return statistics.median(r.cpu for r in self.runs) if self.runs and not self.failed else None
 
 
-# A first run longer than this many seconds makes a measurement slow (--slow-runs), or slowest (--slowest-runs).
-SLOW, SLOWEST = 10, 45
+# A first run longer than this many seconds makes a measurement slow (--slow-runs), or slowest (--slowest-runs);
+# one shorter than FAST makes it fast (--fast-runs: a second's worth of runs is cheap, and noise is largest there).
+FAST, SLOW, SLOWEST = 1, 10, 45
 
 
 class Bench:
@@ -122,13 +123,16 @@ class Bench:
         print(text, flush=True)
 
     def count_after(self, first: Run, fixed: int | None, at_least: int) -> int:
-        """How many runs in all, decided by the first: --runs, --slow-runs over 10 s, --slowest-runs over 45 s."""
+        """How many runs in all, decided by the first: --fast-runs under 1 s, --runs, --slow-runs over 10 s,
+        --slowest-runs over 45 s."""
         if fixed is not None:
             return fixed
         if first.seconds > SLOWEST:
             return max(self.args.slowest_runs, at_least)
         if first.seconds > SLOW:
             return max(self.args.slow_runs, at_least)
+        if first.seconds < FAST:
+            return max(self.args.fast_runs, self.args.runs)
         return self.args.runs
 
     def measure(self, tool: str, tree: str, make_cmd, ok=(0, 1), cwd=None, prime=None, runs: int | None = None, at_least: int = 1) -> Measure:
@@ -150,12 +154,45 @@ class Bench:
             if i == 0:
                 total = max(1, self.count_after(run, runs, at_least))
             i += 1
+        self._said(m)
+        return m
+
+    def measure_in_turns(self, tree: str, specs: list[dict]) -> list[Measure]:
+        """Several measurements run in turns, one run of each per round, so that a change in the machine's
+        speed touches each alike (their ratios are what the targets compare). A spec holds `tool` and
+        `make_cmd`, and may hold `ok`, `cwd`, `prime`; the slowest first run decides the rounds."""
+        measures = []
+        for spec in specs:
+            measures.append(Measure(spec["tool"], tree))
+            self.results[(spec["tool"], tree)] = measures[-1]
+            if spec.get("prime") is not None:
+                spec["prime"]()
+        rounds, i = 1, 0
+        while i < rounds:
+            for spec, m in zip(specs, measures):
+                if m.failed:
+                    continue
+                run = run_once(spec["make_cmd"](i), cwd=spec.get("cwd"))
+                if run.code not in spec.get("ok", (0, 1)):
+                    m.failed = f"exit {run.code}: {run.stderr.strip()[-300:]}"
+                    self.say(f"  {m.tool} on {tree}: FAILED ({m.failed})")
+                    continue
+                m.runs.append(run)
+            if i == 0:
+                firsts = [m.runs[0] for m in measures if m.runs]
+                rounds = max(1, self.count_after(max(firsts, key=lambda r: r.seconds), None, 1)) if firsts else 1
+            i += 1
+        for m in measures:
+            if m.runs and not m.failed:
+                self._said(m)
+        return measures
+
+    def _said(self, m: Measure) -> None:
         times = ", ".join(f"{r.seconds:.2f}" for r in m.runs)
         self.say(
-            f"  {tool:<26} {tree:<7} median {m.median:8.3f} s, cpu {m.cpu:8.2f} s, "
+            f"  {m.tool:<26} {m.tree:<7} median {m.median:8.3f} s, cpu {m.cpu:8.2f} s, "
             f"max rss {max(r.maxrss_kb for r in m.runs) / 1024:6.1f} MiB  ({len(m.runs)} runs: {times}; load {load()})"
         )
-        return m
 
 
 # --------------------------------------------------------------------------------------------
@@ -774,6 +811,7 @@ def leaselint_origin() -> str:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=5, help="runs of a measurement whose first run takes up to 10 s (default 5)")
+    p.add_argument("--fast-runs", type=int, default=15, help="runs of a measurement whose first run takes under 1 s (default 15)")
     p.add_argument("--slow-runs", type=int, default=3, help="runs of a measurement whose first run takes 10 to 45 s, and at least "
                    "this many of every slower leaselint and libcst-floor measurement, which the targets compare (default 3)")
     p.add_argument("--slowest-runs", type=int, default=1, help="runs of a measurement of another tool whose first run takes over 45 s (default 1)")
@@ -796,7 +834,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--floor-jobs", type=int, default=1, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.quick:
-        args.runs = args.slow_runs = args.slowest_runs = args.fixit_runs = 1
+        args.runs = args.fast_runs = args.slow_runs = args.slowest_runs = args.fixit_runs = 1
         if args.files == 2000:
             args.files = 300
     trees, tools = [], []
@@ -912,13 +950,15 @@ class Report(Bench):
         for letter, tree in trees.items():
             self.say(f"\n== tree ({letter}) {TREES[letter]}")
             path, name = str(tree), TREES[letter]
+            # On (a) and (b), whose targets compare leaselint with Ruff, the three run in turns.
+            ruff_in_turns = letter != "c" and "leaselint" in want and "ruff" in want and bool(tools["ruff"])
             if "leaselint" in want:
-                self._leaselint(letter, path, name)
+                self._leaselint(letter, path, name, commands["ruff"](path) if ruff_in_turns else None)
             if "floor" in want and letter == "c":
                 for jobs in (1, 2):
                     self.measure(f"libcst floor, {jobs} proc", name, lambda i, j=jobs: [sys.executable, __file__, "--floor", path, "--floor-jobs", str(j)], ok=(0,), at_least=args.slow_runs)
             for tool in ("ruff", "semgrep", "bandit", "fixit"):
-                if tool not in want or not tools[tool]:
+                if tool not in want or not tools[tool] or (tool == "ruff" and ruff_in_turns):
                     continue
                 if tool == "fixit" and args.quick and letter == "a":
                     self.say("  fixit on stdlib: skipped with --quick (minutes a run)")
@@ -947,10 +987,10 @@ class Report(Bench):
         folder.mkdir(exist_ok=True)
         return folder / f"{name}-{label.replace(' ', '_')}-{i}.json"
 
-    def _leaselint(self, letter: str, path: str, name: str) -> None:
+    def _leaselint(self, letter: str, path: str, name: str, ruff: list[str] | None = None) -> None:
         """Cold: a new, empty --cache-dir per run (the cache is written, as on a first run). Warm: the same
         --cache-dir as a run before it, on the unchanged tree. Reports go to a JSON file (as in CI), which
-        the findings check then compares."""
+        the findings check then compares. With `ruff`, cold, warm and Ruff run in turns."""
         base = [*self.ll, "--isolated", "--output-format", "json"]
 
         def cold(label: str, extra: list[str]):
@@ -973,7 +1013,7 @@ class Report(Bench):
                 self.say(f"  leaselint cold (c) is the --jobs {cores} run: the default on this {cores}-core machine")
             else:
                 self.measure("leaselint cold", name, cold("cold", []), at_least=self.args.slow_runs)
-        else:
+        elif ruff is None:
             self.measure("leaselint cold", name, cold("cold", []), at_least=self.args.slow_runs)
         warm = self._fresh("warm")
 
@@ -983,13 +1023,23 @@ class Report(Bench):
                 self.outputs[(name, "warm")] = out
             return [*base, "--cache-dir", warm, "--output-file", str(out), path]
 
-        self.measure(
-            "leaselint warm",
-            name,
-            make_warm,
-            prime=lambda: run_once([*base, "--cache-dir", warm, "--output-file", os.devnull, path]),
-            at_least=self.args.slow_runs,
-        )
+        def prime_warm() -> None:
+            # Two runs: the first fills the cache, the second adds the folder listings, which leaselint
+            # remembers from a cache's second run on. Timed runs then find the cache as it stays.
+            for _ in range(2):
+                run_once([*base, "--cache-dir", warm, "--output-file", os.devnull, path])
+
+        if ruff is not None:
+            self.measure_in_turns(
+                name,
+                [
+                    {"tool": "leaselint cold", "make_cmd": cold("cold", [])},
+                    {"tool": "leaselint warm", "make_cmd": make_warm, "prime": prime_warm},
+                    {"tool": "ruff", "make_cmd": lambda i: ruff, "cwd": path},
+                ],
+            )
+            return
+        self.measure("leaselint warm", name, make_warm, prime=prime_warm, at_least=self.args.slow_runs)
 
     def _check(self, letter: str, path: str, name: str) -> None:
         """Findings with and without the prefilter, the cache (cold and warm), one or two worker processes.
