@@ -361,15 +361,23 @@ def test_unchanged_folders_are_not_listed_again(tmp_path, monkeypatch):
     assert scanned == [str(root / "c" / "d")]
 
 
-def test_folder_given_a_new_file_and_its_old_mtime_is_listed_again(tmp_path, monkeypatch):
+def _listed_once(tmp_path):
+    """A tree whose folder listings the cache in tmp_path/cache holds (RACY_NS must be 0)."""
     from leaselint.discover import discover
 
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)
     root = tmp_path / "tree"
     _tree_of_folders(root)
     cache = _left_by_an_earlier_run(tmp_path / "cache")
     list(discover([str(root)], cache=cache))
     cache.save()
+    return root
+
+
+def test_folder_given_a_new_file_and_its_old_mtime_is_listed_again(tmp_path, monkeypatch):
+    from leaselint.discover import discover
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    root = _listed_once(tmp_path)
     folder = root / "a" / "b"
     times = os.stat(folder)
     (folder / "new.py").write_text(LEASE_FREE, encoding="utf-8")
@@ -414,11 +422,7 @@ def test_a_folder_that_cannot_be_listed_is_reported_with_a_cache_too(tmp_path, m
     from leaselint.discover import discover
 
     monkeypatch.setattr(cache_module, "RACY_NS", 0)
-    root = tmp_path / "tree"
-    _tree_of_folders(root)
-    cache = _left_by_an_earlier_run(tmp_path / "cache")
-    list(discover([str(root)], cache=cache))
-    cache.save()
+    root = _listed_once(tmp_path)
     unreadable = str(root / "c" / "d")
     (root / "c" / "d" / "new.py").write_text(LEASE_FREE, encoding="utf-8")
     real_scan = discover_module.scan
