@@ -81,7 +81,10 @@ class _BigStack:
                 box.append((True, function(*args, **kwargs)))
             except BaseException as exc:
                 box.append((False, exc))
-            done.release()
+            finally:
+                done.release()
+                # Hold nothing of a finished call (a tree, a traceback) until the next one.
+                function = args = kwargs = done = box = None
 
     def run(self, function, args, kwargs):
         done = threading.Lock()
@@ -89,6 +92,8 @@ class _BigStack:
         box: list = []
         self.calls.put((function, args, kwargs, done, box))
         done.acquire()
+        if not box:
+            raise RuntimeError("the parsing thread could not hand back its result")
         ok, value = box[0]
         if ok:
             return value

@@ -379,3 +379,47 @@ def test_folder_named_like_a_source_file_is_reported(tmp_path):
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("LL000", "cannot read: not a regular file (a folder)")
     ]
+
+
+# ------------------------------------------------------------------------------- the parsing thread
+
+
+def test_parsing_thread_holds_nothing_of_a_finished_call():
+    """A parse's tree must not stay alive on the large-stack thread once its caller drops it."""
+    import gc
+    import time
+    import weakref
+
+    from leaselint.runner import on_big_stack
+
+    class Tree:
+        pass
+
+    made = []
+
+    @on_big_stack
+    def parse():
+        tree = Tree()
+        made.append(weakref.ref(tree))
+        return tree
+
+    tree = parse()
+    del tree
+    deadline = time.monotonic() + 5
+    while made[0]() is not None and time.monotonic() < deadline:
+        gc.collect()
+        time.sleep(0.01)
+    assert made[0]() is None
+
+
+def test_parsing_thread_hands_back_exceptions_and_keeps_serving():
+    from leaselint.runner import on_big_stack
+
+    @on_big_stack
+    def fail(kind):
+        raise kind("on the parsing thread")
+
+    for kind in (ValueError, RecursionError, KeyboardInterrupt):
+        with pytest.raises(kind, match="on the parsing thread"):
+            fail(kind)
+    assert on_big_stack(lambda: 42)() == 42
