@@ -720,15 +720,29 @@ def test_python_m_leaselint_writes_all_its_output_and_runs_atexit_functions(tmp_
         "sys.argv[0] = 'leaselint'\n"
         "run()\n"
     )
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     proc = subprocess.run(
         [sys.executable, "-c", code, "--no-cache", "--output-format", "json", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
     assert proc.returncode == expected.exit_code == 1
     assert proc.stdout == expected.stdout and len(proc.stdout) > 60_000
     assert proc.stderr.endswith("atexit ran\n")
+
+    # Output smaller than the stream's buffer is only written by the flush before the exit.
+    one = str(tmp_path / "a0.py")
+    small = CliRunner().invoke(main, ["--no-cache", "--output-format", "concise", one])
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--no-cache", "--output-format", "concise", one],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.stdout == small.stdout and 0 < len(proc.stdout) < 8192
 
 
 # -------------------------------------------------------------------- stdin
