@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from snippets import BLIND_RELEASE
 
 ROOT = Path(__file__).resolve().parents[1]
 # Not part of the hook repository: version control, environments, build output, caches.
@@ -20,21 +21,8 @@ NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "venv", "__pycache__", "*.egg-info", "build", "dist", ".pytest_cache", ".leaselint_cache"
 )
 
-BAD = '''import secrets
-
-import redis
-
-r = redis.Redis()
-
-
-def run(job):
-    token = secrets.token_hex(16)
-    if r.set(f"lock:{job}", token, nx=True, ex=30):
-        try:
-            work(job)
-        finally:
-            r.delete(f"lock:{job}")
-'''
+# A blind release (LL001 at line 12) with a safe fix.
+BAD = BLIND_RELEASE
 
 
 def _git(*args: str, cwd: Path) -> None:
@@ -101,7 +89,7 @@ def test_check_hook_fails_with_ll001(hook_repo, project, pre_commit_home):
     done = try_repo(hook_repo, "leaselint", project, pre_commit_home)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
-    assert "jobs.py:14:13: LL001" in output
+    assert "jobs.py:12:13: LL001" in output
     assert "legacy" not in output.replace("extend-exclude", "")  # excluded even though pre-commit names it
     assert (project / "jobs.py").read_text() == BAD
 

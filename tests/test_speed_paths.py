@@ -64,17 +64,10 @@ def test_warm_run_reads_each_file_once_and_parses_nothing(tree, tmp_path, monkey
     cold = _findings(tree, jobs=1, cache=Cache(cache_dir))
     assert (cache_dir / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
 
-    reads: list[str] = []
-    real_read = runner.read
-
-    def counting_read(path, settings):
-        reads.append(path)
-        return real_read(path, settings)
-
     def no_parse(*args, **kwargs):
         raise AssertionError("a warm run parsed a file")
 
-    monkeypatch.setattr(runner, "read", counting_read)
+    reads = _counting_reads(monkeypatch)
     monkeypatch.setattr(runner, "parse", no_parse)
     monkeypatch.setattr(runner, "lint_bytes", no_parse)
     warm = _findings(tree, jobs=1, cache=Cache(cache_dir))
