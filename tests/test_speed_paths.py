@@ -448,3 +448,29 @@ def test_cache_file_depends_on_the_python_it_runs_on(monkeypatch):
     before = cache_module._code_stamp()
     monkeypatch.setattr(sys, "version", sys.version + " (another build)")
     assert cache_module._code_stamp() != before
+
+
+def test_files_are_parsed_with_fewer_collections_and_the_thresholds_come_back(tree, monkeypatch):
+    """In this process and in the workers; the caller's thresholds are restored after the run."""
+    import gc
+
+    seen = []
+    real = runner.lint_bytes
+
+    def recording(data, path, settings, look=False):
+        result, source = real(data, path, settings, look)
+        seen.append(gc.get_threshold())
+        result.internal_errors.append(repr(gc.get_threshold()))
+        return result, source
+
+    monkeypatch.setattr(runner, "lint_bytes", recording)
+    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
+    before = gc.get_threshold()
+    assert before != runner.PARSING_GC_THRESHOLD
+    for jobs in (1, 2):
+        results = list(lint_paths(tree, Settings(), jobs=jobs, prefilter=False))
+        reported = {error for result, _ in results for error in result.internal_errors}
+        assert reported == {repr(runner.PARSING_GC_THRESHOLD)}, jobs
+        assert gc.get_threshold() == before
+    # The files of the in-process run only: the workers' calls were recorded in the workers.
+    assert seen == [runner.PARSING_GC_THRESHOLD] * len(tree)
