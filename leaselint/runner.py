@@ -25,8 +25,9 @@ UNUSED_NOQA = "LL100"
 
 # libcst's parser is native code that recurses once per level of nesting, on the thread's own stack:
 # too deep a file overflows it and kills the process (a 7,000-term `1+1+...` on the usual 8 MiB).
-# So every parse runs on a thread with a large stack (reserved, only touched as used) and only after
-# CPython's parser, which guards its own recursion, has accepted the nesting.
+# So every parse runs on a thread with a large stack (reserved, only touched as used), and libcst
+# gets a text only after CPython's parser, which guards its own recursion, has accepted its nesting,
+# or when the text is small and its counts show its nesting is shallow (`shallow`).
 STACK_BYTES = 512 * 1024 * 1024
 # CPython caps a parse tree's depth at about three times the recursion limit: at this limit no
 # construct it nests reaches the stack's size in libcst.
@@ -175,7 +176,10 @@ def parse(text: str, strict: bool = False):
     """
     import libcst as cst
 
-    python_error = _python_parse(text)
+    # A small, shallow text goes to libcst first: CPython's verdict could only change the outcome
+    # if libcst fails, and is asked then (for its message).
+    later = not strict and len(text) <= SMALL_TEXT and _last_tree[0] is not text and shallow(text)
+    python_error = None if later else _python_parse(text)
     if python_error is None and strict:
         python_error = _python_compile(text)
     if python_error is not None and (strict or len(text) > SMALL_TEXT):
@@ -184,6 +188,8 @@ def parse(text: str, strict: bool = False):
         with recursion_limit(DEEP_RECURSION_LIMIT):
             return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
+        if later:
+            python_error = _python_parse(text)
         if python_error is not None:
             raise python_error from None
         message = exc.message.replace("parser error: ", "")
@@ -195,7 +201,25 @@ def parse(text: str, strict: bool = False):
     except RecursionError:
         raise ParseFailure(TOO_DEEP) from None
     except Exception as exc:  # libcst raises a few other types on odd input
+        if later:
+            python_error = _python_parse(text)
         raise python_error or ParseFailure(f"cannot parse: {exc}") from None
+
+
+# Nesting that CPython refuses as too deep needs 200 levels of brackets, or some thousands of levels
+# of operators, attributes and keywords. Below these counts, libcst can go first.
+MAX_SHALLOW_BRACKETS = 200
+MAX_SHALLOW_NESTERS = 500
+_NESTING_CHARACTERS = "-+~*/%@&|^<>.([{"
+_NESTING_WORDS = ("not", "lambda", "await", "if", "yield")
+
+
+def shallow(text: str) -> bool:
+    """True when no nesting in `text` can reach CPython's limits, by counts that over-estimate it
+    (brackets and operators in strings and comments count too)."""
+    if text.count("(") + text.count("[") + text.count("{") >= MAX_SHALLOW_BRACKETS:
+        return False
+    return sum(map(text.count, _NESTING_CHARACTERS)) + sum(map(text.count, _NESTING_WORDS)) < MAX_SHALLOW_NESTERS
 
 
 def _python_compile(text: str) -> ParseFailure | None:

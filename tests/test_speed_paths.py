@@ -474,3 +474,38 @@ def test_files_are_parsed_with_fewer_collections_and_the_thresholds_come_back(tr
         assert gc.get_threshold() == before
     # The files of the in-process run only: the workers' calls were recorded in the workers.
     assert seen == [runner.PARSING_GC_THRESHOLD] * len(tree)
+
+
+def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
+    def no_python_parse(text):
+        raise AssertionError("CPython's parser was asked")
+
+    monkeypatch.setattr(runner, "_python_tree", no_python_parse)
+    result, _ = runner.lint_bytes(BLIND_RELEASE.encode(), "x.py", Settings())
+    assert [d.code for d in result.diagnostics] == ["LL001"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("def f(:\n    pass\n", "syntax error: invalid syntax"),  # both refuse it: CPython's message
+        ("x = (1,\n", "syntax error: '(' was never closed"),
+        ("x = 1\n\0\n", "syntax error: source code string cannot contain null bytes"),
+        ("x = " + "(" * 200 + "1" + ")" * 200 + "\n", None),
+        ("x = " + "(" * 201 + "1" + ")" * 201 + "\n", "too deeply nested to check: too many nested parentheses"),
+        ("x = " + "-" * 498 + "1\n", None),
+    ],
+)
+def test_libcst_first_gives_what_cpython_first_gives(text, expected, monkeypatch):
+    found = runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics
+    assert [d.message for d in found] == ([expected] if expected else [])
+    monkeypatch.setattr(runner, "shallow", lambda text: False)
+    assert runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics == found
+
+
+def test_shallow_over_estimates_nesting():
+    assert runner.shallow(BLIND_RELEASE)
+    assert not runner.shallow("x = " + "[" * 100 + "(" * 100 + "1" + ")" * 100 + "]" * 100 + "\n")
+    assert not runner.shallow("x = " + "-" * 500 + "1\n")
+    assert not runner.shallow("x = " + "not " * 500 + "1\n")
+    assert runner.shallow("x = " + "-" * 400 + "1\n")
