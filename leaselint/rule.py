@@ -9,7 +9,6 @@ import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position
 from leaselint.model.events import Event, LeaseModel
-from leaselint.model.keys import code_of
 from leaselint.rewrite import LeaseFixer, NoFix
 
 
@@ -79,7 +78,7 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         if id(node) in seen:
             continue
         seen.add(id(node))
-        message = f"The holder token of lease `{code_of(claim.key)}` comes from {origin.reason}: {problem}"
+        message = f"The holder token of lease `{context.model.code_of(claim.key)}` comes from {origin.reason}: {problem}"
         try:
             fix = context.fixer.fresh_token(lease, claim)
         except NoFix as why:

@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from leaselint.diagnostics import Applicability, Diagnostic
-from leaselint.model.keys import code_of
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
@@ -1258,6 +1257,7 @@ class BlindRelease(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        code_of = context.model.code_of
         for lease in context.model.leases:
             for release in lease.releases:
                 if release.checked or release.deliberate or release.transactional or release.check:

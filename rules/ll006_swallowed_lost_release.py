@@ -5,7 +5,6 @@ from typing import Iterator
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
-from leaselint.model.keys import code_of
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
@@ -387,6 +386,7 @@ class SwallowedLostRelease(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        code_of = context.model.code_of
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or release.usage == "expression" or not release.spec.lost_when:

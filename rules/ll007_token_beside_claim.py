@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from leaselint.diagnostics import Diagnostic
-from leaselint.model.keys import code_of
 from leaselint.rule import Context, Invalid, Rule, Valid
 
 
@@ -123,6 +122,7 @@ class TokenBesideClaim(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        code_of = context.model.code_of
         for lease in context.model.leases:
             claim_key = code_of(lease.claims[0].key)
             for write in lease.side_writes:

@@ -5,7 +5,6 @@ from typing import Iterator
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
-from leaselint.model.keys import code_of
 from leaselint.rule import Context, Invalid, Rule, Valid
 
 
@@ -212,8 +211,9 @@ class ClaimAlwaysSucceeds(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
+        code_of = context.model.code_of
         for claim in context.model.claims:
-            if claim.spec.needs_reply and claim.usage == "expression" and not _reply_requested(claim):
+            if claim.spec.needs_reply and claim.usage == "expression" and not _reply_requested(claim, code_of):
                 argument, setting = claim.spec.needs_reply
                 yield self.at_event(
                     claim,
@@ -238,7 +238,7 @@ class ClaimAlwaysSucceeds(Rule):
                     )
 
 
-def _reply_requested(claim) -> bool:
+def _reply_requested(claim, code_of) -> bool:
     argument, setting = claim.spec.needs_reply
     if any(a.keyword is not None and a.keyword.value == argument for a in claim.call.args):
         return True

@@ -7,7 +7,7 @@ import libcst as cst
 from leaselint.diagnostics import Position
 from leaselint.model.classify import Classifier, pair
 from leaselint.model.events import LeaseModel
-from leaselint.model.keys import Resolver, literal_string
+from leaselint.model.keys import NodeCode, Resolver, literal_string
 from leaselint.model.positions import positions as module_positions
 from leaselint.model.values import Origins
 from leaselint.model.traverse import walk
@@ -95,7 +95,8 @@ def build_model(module: cst.Module) -> LeaseModel:
     walker = Walker(positions)
     walk(module, walker)
     assert walker.module_scope is not None
-    resolver = Resolver(walker.module_scope)
+    code_of = NodeCode(positions)
+    resolver = Resolver(walker.module_scope, code_of)
     classifier = Classifier(walker, positions, resolver)
     classifier.run()
     leases = pair(classifier.claims, classifier.releases, classifier.writes, classifier.expiries, classifier.counted)
@@ -113,5 +114,6 @@ def build_model(module: cst.Module) -> LeaseModel:
         origins=Origins(walker.imports, resolver, walker.name_calls),
         imports=walker.imports,
         positions=positions,
+        code_of=code_of,
         **_module_facts(walker, module, positions, resolver),
     )

@@ -378,7 +378,7 @@ class Classifier:
             if lifetime is None:
                 has_lifetime = spec.default_lifetime
             else:
-                has_lifetime = _code(lifetime) not in spec.forever
+                has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever
         document = None
         if spec.form != "call":
             document = self._document_claim(call, spec)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Hashable
+from typing import TYPE_CHECKING, Callable, Hashable
 
 import libcst as cst
 
@@ -172,6 +172,8 @@ class LeaseModel:
     # The module's leading import lines: (module name, start of the line, start of the next line, is `from`).
     leading_imports: list
     positions: dict
+    # A node's code as libcst writes it (keys.code_of), read from the module's code where it can be.
+    code_of: Callable[[cst.CSTNode], str]
 
     def token_origins(self):
         """(lease, claim, origin of the stored value) for every claim of a lease."""

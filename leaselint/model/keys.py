@@ -20,14 +20,21 @@ Shape = Hashable
 _MAX_DEPTH = 12
 _PERCENT = re.compile(r"%(?:\((?P<name>\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcab]|%%")
 _BRACES = re.compile(r"\{\{|\}\}|\{(?P<field>[^{}]*)\}")
+_WHITESPACE = re.compile(r"\s+")
+_FIELD_END = re.compile(r"[!:]")
+# The node classes `_string_parts` can read as a built string.
+_STRING_KINDS = frozenset(
+    {cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.BinaryOperation, cst.Call}
+)
 
 
 def literal_string(node: cst.BaseExpression) -> str | None:
     """The value of a plain string literal (or implicit concatenation of them)."""
-    if isinstance(node, cst.SimpleString):
+    kind = type(node)
+    if kind is cst.SimpleString:
         value = node.evaluated_value
-        return value.decode("latin-1") if isinstance(value, bytes) else value
-    if isinstance(node, cst.ConcatenatedString):
+        return value.decode("latin-1") if type(value) is bytes else value
+    if kind is cst.ConcatenatedString:
         left, right = literal_string(node.left), literal_string(node.right)
         if left is not None and right is not None:
             return left + right
@@ -50,13 +57,51 @@ def code_of(node: cst.CSTNode) -> str:
     return code
 
 
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+class NodeCode:
+    """`code_of` for the nodes of one module: an expression on one line is read from the module's code
+    (the positions were counted on it), without generating its code again."""
+
+    def __init__(self, positions) -> None:
+        self.positions = positions
+        self.code: str = positions.code
+        self._starts: list[int] | None = None
+
+    def line_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [0] + [match.end() for match in _NEWLINE.finditer(self.code)]
+        return self._starts
+
+    def __call__(self, node: cst.CSTNode) -> str:
+        # Expressions only: their range is their code less their parentheses (a starred element's
+        # range also leaves out its comma).
+        lpar = getattr(node, "lpar", None)
+        if lpar is None or type(node) is cst.StarredElement or node not in self.positions:
+            return code_of(node)
+        rpar = node.rpar
+        start = self.positions[lpar[0] if lpar else node].start
+        end = self.positions[rpar[-1] if rpar else node].end
+        if start.line != end.line:
+            # Continuation lines: code_of leaves out the indentation of the block.
+            return code_of(node)
+        offset = self.line_starts()[start.line - 1]
+        return self.code[offset + start.column : offset + end.column]
+
+
 class Resolver:
     """Reduces expressions to shapes inside the scopes of one module."""
 
-    def __init__(self, module_scope: Scope) -> None:
+    def __init__(self, module_scope: Scope, code=code_of) -> None:
         self.module_scope = module_scope
+        self.code = code
         # Parameters being resolved through their own rebinding: inside it they are themselves.
         self._frozen: set[str] = set()
+        # (name, id of the scope that binds it) -> (shape, how many levels deeper it went): see _name_shape.
+        self._names: dict[tuple[str, int], tuple[Shape, int]] = {}
+        # The deepest level `shape` reached since _name_shape last reset it.
+        self._deepest = 0
 
     # Names and attributes -------------------------------------------------
 
@@ -92,23 +137,27 @@ class Resolver:
         return [(value, self.module_scope) for value in class_values]
 
     def is_self(self, node: cst.BaseExpression, scope: Scope) -> bool:
-        return isinstance(node, cst.Name) and scope.self_name == node.value
+        return type(node) is cst.Name and scope.self_name == node.value
 
     # Shapes ---------------------------------------------------------------
 
     def shape(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Shape:
+        if depth > self._deepest:
+            self._deepest = depth
         if depth > _MAX_DEPTH:
-            return ("code", code_of(node))
-        parts = self._string_parts(node, scope, depth)
-        if parts is not None:
-            return _join(parts)
-        if isinstance(node, cst.Name):
+            return ("code", self.code(node))
+        kind = type(node)
+        if kind is cst.Name:
             return self._name_shape(node.value, scope, depth)
-        if isinstance(node, cst.Attribute):
+        if kind in _STRING_KINDS:
+            parts = self._string_parts(node, scope, depth)
+            if parts is not None:
+                return _join(parts)
+        if kind is cst.Attribute:
             if self.is_self(node.value, scope):
                 return self._self_attr_shape(node.attr.value, scope, depth)
             return ("attr", self.shape(node.value, scope, depth + 1), node.attr.value)
-        if isinstance(node, cst.Call):
+        if kind is cst.Call:
             if _is_name(node.func, "str") and len(node.args) == 1:
                 return self.shape(node.args[0].value, scope, depth + 1)
             args = tuple(
@@ -116,17 +165,39 @@ class Resolver:
                 for arg in node.args
             )
             return ("call", self.shape(node.func, scope, depth + 1), args)
-        if isinstance(node, (cst.Integer, cst.Float)):
+        if kind is cst.Integer or kind is cst.Float:
             return ("str", (node.value,))
-        if isinstance(node, cst.Await):
+        if kind is cst.Await:
             return self.shape(node.expression, scope, depth + 1)
-        return ("code", re.sub(r"\s+", "", code_of(node)))
+        return ("code", _WHITESPACE.sub("", self.code(node)))
 
     def _name_shape(self, name: str, scope: Scope, depth: int) -> Shape:
         if name in self._frozen:
             return ("name", name)
         where = self.defining_scope(name, scope)
-        if where is not None and name in where.params:
+        if where is None:
+            return ("name", name)
+        if self._frozen:
+            return self._bound_name_shape(name, where, depth)
+        # A name's shape depends only on the scope that binds it, unless it runs into the depth limit:
+        # kept with how deep it went, it holds wherever that limit is not reached.
+        key = (name, id(where))
+        found = self._names.get(key)
+        if found is not None and depth + found[1] <= _MAX_DEPTH:
+            self._deepest = max(self._deepest, depth + found[1])
+            return found[0]
+        outer = self._deepest
+        self._deepest = depth
+        shape = self._bound_name_shape(name, where, depth)
+        reach = self._deepest - depth
+        self._deepest = max(outer, self._deepest)
+        if depth + reach <= _MAX_DEPTH:
+            self._names[key] = (shape, reach)
+        return shape
+
+    def _bound_name_shape(self, name: str, where: Scope, depth: int) -> Shape:
+        """The shape of `name` as `where`, the innermost scope binding it, binds it."""
+        if name in where.params:
             # `lockname = "lock:" + lockname`: the parameter, rebuilt once from itself.
             values = where.bindings.get(name, [])
             if len(values) == 1 and isinstance(values[0], cst.BaseExpression) and mentions(values[0], name):
@@ -135,10 +206,10 @@ class Resolver:
                     return self.shape(values[0], where, depth + 1)
                 finally:
                     self._frozen.discard(name)
-        found = self.single_value(name, scope)
-        if found is not None:
-            value, where = found
-            return self.shape(value, where, depth + 1)
+            return ("name", name)
+        values = where.bindings[name]
+        if len(values) == 1 and values[0] is not None and type(values[0]) is not cst.AugAssign:
+            return self.shape(values[0], where, depth + 1)
         return ("name", name)
 
     def _self_attr_shape(self, attr: str, scope: Scope, depth: int) -> Shape:
@@ -152,25 +223,29 @@ class Resolver:
 
     def _string_parts(self, node: cst.BaseExpression, scope: Scope, depth: int) -> list | None:
         """Literal text and shapes of the parts of a built string, or None."""
-        text = literal_string(node)
-        if text is not None:
-            return [text]
-        if isinstance(node, cst.FormattedString):
+        kind = type(node)
+        if kind is cst.SimpleString:
+            return [literal_string(node)]
+        if kind is cst.FormattedString:
             parts: list = []
             for part in node.parts:
-                if isinstance(part, cst.FormattedStringText):
+                if type(part) is cst.FormattedStringText:
                     parts.append(part.value)
                 else:
                     parts.append(self.shape(part.expression, scope, depth + 1))
             return parts
-        if isinstance(node, cst.ConcatenatedString):
+        if kind is cst.ConcatenatedString:
+            text = literal_string(node)
+            if text is not None:
+                return [text]
             left = self._string_parts(node.left, scope, depth)
             right = self._string_parts(node.right, scope, depth)
             if left is not None and right is not None:
                 return left + right
             return None
-        if isinstance(node, cst.BinaryOperation):
-            if isinstance(node.operator, cst.Add):
+        if kind is cst.BinaryOperation:
+            operator = type(node.operator)
+            if operator is cst.Add:
                 left = self._string_parts(node.left, scope, depth)
                 right = self._string_parts(node.right, scope, depth)
                 if left is None and right is None:
@@ -178,11 +253,12 @@ class Resolver:
                 left = left if left is not None else [self.shape(node.left, scope, depth + 1)]
                 right = right if right is not None else [self.shape(node.right, scope, depth + 1)]
                 return left + right
-            if isinstance(node.operator, cst.Modulo):
+            if operator is cst.Modulo:
                 template = literal_string(node.left)
                 if template is not None:
                     return self._percent_parts(template, node.right, scope, depth)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            return None
+        if kind is cst.Call and type(node.func) is cst.Attribute:
             if node.func.attr.value == "format":
                 template = literal_string(node.func.value)
                 if template is not None:
@@ -228,7 +304,7 @@ class Resolver:
             if token in ("{{", "}}"):
                 parts.append(token[0])
                 continue
-            field_name = re.split(r"[!:]", match.group("field"), maxsplit=1)[0]
+            field_name = _FIELD_END.split(match.group("field"), maxsplit=1)[0]
             if field_name == "":
                 field_name = str(auto)
                 auto += 1
@@ -282,7 +358,7 @@ def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | Non
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def extends(longer: Shape, shorter: Shape) -> bool:
