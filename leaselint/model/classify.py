@@ -169,8 +169,12 @@ class Classifier:
         # (receiver shape, key shape) of every counted key.
         self.counted: set = set()
         self.sites: dict[int, CallSite] = {}
-        # (receiver id, scope id) -> (receiver, scope, what may have made it): see _made_by.
-        self.makers: dict[tuple[int, int], tuple] = {}
+        # (receiver id, scope id) -> what may have made it: see _made_by.
+        self.makers: dict[tuple[int, int], list] = {}
+        # (store id, receiver id, scope id) -> recognition(store, receiver, scope).
+        self.recognitions: dict[tuple[int, int, int], tuple] = {}
+        # store id -> whether the module imports one of the store's modules.
+        self.imports_store: dict[int, bool] = {}
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
@@ -248,18 +252,21 @@ class Classifier:
         module-wide stores, the module imports the store; 0: no sign. Names are not followed
         through assignments: the prefilter, which reads only bytes, must see what the model sees.
         """
-        strength, call = self._made_by(store, receiver, scope)
-        if strength == 2:
-            return 2, call
-        return self._by_name(store, _last_name(receiver)), None
+        key = (id(store), id(receiver), id(scope))
+        found = self.recognitions.get(key)
+        if found is None:
+            strength, call = self._made_by(store, receiver, scope)
+            found = (2, call) if strength == 2 else (self._by_name(store, _last_name(receiver)), None)
+            self.recognitions[key] = found
+        return found
 
     def _made_by(self, store: Store, receiver: cst.BaseExpression, scope: Scope):
         """2 and the call that made the receiver when it comes from the store's modules, else 0."""
         key = (id(receiver), id(scope))
         found = self.makers.get(key)
-        if found is None or found[0] is not receiver or found[1] is not scope:
-            found = self.makers[key] = (receiver, scope, self._makers(receiver, scope, 0))
-        for imported, made in found[2]:
+        if found is None:
+            found = self.makers[key] = self._makers(receiver, scope, 0)
+        for imported, made in found:
             if any(imported == m or imported.startswith(m + ".") for m in store.modules):
                 return 2, made
         return 0, None
@@ -297,11 +304,17 @@ class Classifier:
     def _by_name(self, store: Store, name: str) -> int:
         if name in store.client_names:
             return 1
-        if store.module_wide and any(
-            dotted == m or dotted.startswith(m + ".") for dotted in self.walker.imports.values() for m in store.modules
-        ):
+        if store.module_wide and self._imports(store):
             return 1
         return 0
+
+    def _imports(self, store: Store) -> bool:
+        found = self.imports_store.get(id(store))
+        if found is None:
+            found = self.imports_store[id(store)] = any(
+                dotted == m or dotted.startswith(m + ".") for dotted in self.walker.imports.values() for m in store.modules
+            )
+        return found
 
     def _write(self, site: CallSite, store: Store, spec: WriteSpec) -> Write | None:
         if store.recognised_only and not self._recognised(store, site):

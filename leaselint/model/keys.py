@@ -78,11 +78,15 @@ class NodeCode:
         # Expressions only: their range is their code less their parentheses (a starred element's
         # range also leaves out its comma).
         lpar = getattr(node, "lpar", None)
-        if lpar is None or type(node) is cst.StarredElement or node not in self.positions:
+        if lpar is None or type(node) is cst.StarredElement:
+            return code_of(node)
+        try:
+            where = self.positions[node]
+        except KeyError:
             return code_of(node)
         rpar = node.rpar
-        start = self.positions[lpar[0] if lpar else node].start
-        end = self.positions[rpar[-1] if rpar else node].end
+        start = self.positions[lpar[0]].start if lpar else where.start
+        end = self.positions[rpar[-1]].end if rpar else where.end
         if start.line != end.line:
             # Continuation lines: code_of leaves out the indentation of the block.
             return code_of(node)
@@ -385,8 +389,13 @@ def _as_parts(shape: Shape) -> tuple:
 
 def free_names(shape: Shape) -> set[str]:
     """The unresolved names a shape depends on (parameters, names bound more than once)."""
-    if isinstance(shape, tuple):
-        if len(shape) == 2 and shape[0] == "name" and isinstance(shape[1], str):
-            return {shape[1]}
-        return set().union(*(free_names(part) for part in shape)) if shape else set()
-    return set()
+    names: set[str] = set()
+    stack = [shape]
+    while stack:
+        part = stack.pop()
+        if type(part) is tuple:
+            if len(part) == 2 and part[0] == "name" and type(part[1]) is str:
+                names.add(part[1])
+            else:
+                stack.extend(part)
+    return names

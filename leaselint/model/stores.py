@@ -547,6 +547,7 @@ def counter_methods() -> frozenset[str]:
     return frozenset(name for store in STORES for name in store.counters)
 
 
+@lru_cache(maxsize=None)
 def method_names() -> frozenset[str]:
     """Every claim and release method of every store."""
     return frozenset(
@@ -554,8 +555,9 @@ def method_names() -> frozenset[str]:
     )
 
 
-def pipeline_methods() -> set[str]:
-    return {name for store in STORES for name in store.pipelines}
+@lru_cache(maxsize=None)
+def pipeline_methods() -> frozenset[str]:
+    return frozenset(name for store in STORES for name in store.pipelines)
 
 
 def prefilter_words() -> tuple[bytes, ...]:

@@ -162,13 +162,13 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     if plan is None:
         node.visit(visitor)
         return
-    _walk(node, visitor, plan)
-
-
-def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
     entry = plan[type(node)]
-    if entry is None:
-        return
+    if entry is not None:
+        _walk(node, visitor, plan, entry)
+
+
+def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan, entry: tuple) -> None:
+    """Walk `node`, whose plan entry is `entry`; children without one are not entered."""
     visit, leave, fields = entry
     if fields is None:
         # libcst's own visit for a class whose order is not known (the visitor has no hooks for
@@ -181,9 +181,13 @@ def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor, plan: _Plan) -> None:
             kind = type(value)
             if kind is tuple or kind is list:
                 for child in value:
-                    _walk(child, visitor, plan)
+                    inner = plan[type(child)]
+                    if inner is not None:
+                        _walk(child, visitor, plan, inner)
             elif value is not None and kind is not MaybeSentinel:
-                _walk(value, visitor, plan)
+                inner = plan[kind]
+                if inner is not None:
+                    _walk(value, visitor, plan, inner)
     if leave is not None:
         leave(visitor, node)
 

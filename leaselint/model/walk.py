@@ -51,6 +51,8 @@ class Walker(cst.CSTVisitor):
         self.swallowed: list[cst.CSTNode] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
+        # The `if` statements around the node being visited, outermost first.
+        self.ifs: list[cst.If] = []
 
     # Scopes ---------------------------------------------------------------
 
@@ -104,9 +106,9 @@ class Walker(cst.CSTVisitor):
     # Bindings -------------------------------------------------------------
 
     def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             self._bind_name(target.value, value)
-        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        elif type(target) is cst.Attribute and type(target.value) is cst.Name:
             if target.value.value == self.scope.self_name and self.scope.cls is not None:
                 self.scope.cls.attrs.setdefault(target.attr.value, []).append((value, self.scope))
         else:
@@ -124,8 +126,8 @@ class Walker(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._bind_target(target.target, node.value if len(node.targets) == 1 else None)
-        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
-        if isinstance(call, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        call = node.value.expression if type(node.value) is cst.Await else node.value
+        if type(call) is cst.Call and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             self.assigned[id(call)] = node.targets[0].target.value
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
@@ -175,15 +177,15 @@ class Walker(cst.CSTVisitor):
 
     def _push_statement(self, node: cst.CSTNode) -> None:
         insertable = self.blocks[-1]
-        if isinstance(node, cst.If) and self.statements:
+        if type(node) is cst.If and self.statements:
             parent = self.statements[-1][0]
-            if isinstance(parent, cst.If) and parent.orelse is node:
+            if type(parent) is cst.If and parent.orelse is node:
                 insertable = False
         self.statements.append((node, insertable))
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._push_statement(node)
-        if len(self.scope_stack) == 1 and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
+        if len(self.scope_stack) == 1 and all(type(s) is cst.Import or type(s) is cst.ImportFrom for s in node.body):
             self.import_lines.append(node)
 
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
@@ -192,9 +194,11 @@ class Walker(cst.CSTVisitor):
     def visit_If(self, node: cst.If) -> None:
         self._push_statement(node)
         self.if_tests[id(node.test)] = node
+        self.ifs.append(node)
 
     def leave_If(self, original_node: cst.If) -> None:
         self.statements.pop()
+        self.ifs.pop()
 
     def visit_While(self, node: cst.While) -> None:
         self._push_statement(node)
@@ -257,12 +261,12 @@ class Walker(cst.CSTVisitor):
         value = node.value
         statement, insertable = self.statements[-1] if self.statements else (None, False)
         whole_line = (
-            isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and self.blocks[-1]
+            type(statement) is cst.SimpleStatementLine and len(statement.body) == 1 and self.blocks[-1]
         )
         usage = "statement" if whole_line else "inline"
-        if isinstance(value, cst.Await) and isinstance(value.expression, cst.Call):
+        if type(value) is cst.Await and type(value.expression) is cst.Call:
             self.statement_calls[id(value.expression)] = usage
-        elif isinstance(value, cst.Call):
+        elif type(value) is cst.Call:
             self.statement_calls[id(value)] = usage
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
@@ -274,26 +278,25 @@ class Walker(cst.CSTVisitor):
         self.comparisons.pop()
 
     def visit_Await(self, node: cst.Await) -> None:
-        if isinstance(node.expression, cst.Call):
+        if type(node.expression) is cst.Call:
             self.awaited.add(id(node.expression))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.comparisons:
             self.compared_calls[id(node)] = self.comparisons[-1]
-        if isinstance(node.func, cst.Name):
+        if type(node.func) is cst.Name:
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
-        if not isinstance(node.func, cst.Attribute) or not self.statements:
+        if type(node.func) is not cst.Attribute or not self.statements:
             return
         statement, insertable = self.statements[-1]
         usage = self.statement_calls.get(id(node), "expression")
-        guards = tuple(found for found, _ in self.statements if isinstance(found, cst.If))
-        self.calls.append(CallSite(node, self.scope, statement, insertable, usage, guards))
+        self.calls.append(CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs)))
 
 
 def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
 
