@@ -77,8 +77,9 @@ class LeaseFixer:
 
     def _text(self, node: cst.CSTNode) -> str:
         """A node's source as written, continuation lines and all (code_of loses their indentation)."""
-        start, end = self._range(node)
-        return self.index.text[self.index.offset(start) : self.index.offset(end)]
+        where = self.positions[node]
+        index = self.index
+        return index.text[index.offset(where.start) : index.offset(where.end)]
 
     def _replace(self, node: cst.CSTNode, content: str) -> Edit:
         start, end = self._range(node)
@@ -109,8 +110,7 @@ class LeaseFixer:
         )
 
     def _weak(self, claim: Claim) -> bool:
-        origin = self.origins.origin(claim.value, claim.scope, claim.key_shape)
-        return origin.kind in (FIXED, GUESSABLE)
+        return self.model.claim_origin(claim).kind in (FIXED, GUESSABLE)
 
     def _local_token(self, claims: list[Claim], release: Release) -> Token:
         values = {self._text(c.value) if c.value is not None else None for c in claims}

@@ -174,10 +174,19 @@ class LeaseModel:
     positions: dict
     # A node's code as libcst writes it (keys.code_of), read from the module's code where it can be.
     code_of: Callable[[cst.CSTNode], str]
+    # id(claim) -> origin of its stored value: see claim_origin.
+    claim_origins: dict = field(default_factory=dict, repr=False)
+
+    def claim_origin(self, claim: Claim):
+        """The origin of the value a claim stores (asked by LL002, LL003 and the fixes)."""
+        found = self.claim_origins.get(id(claim))
+        if found is None:
+            found = self.claim_origins[id(claim)] = self.origins.origin(claim.value, claim.scope, claim.key_shape)
+        return found
 
     def token_origins(self):
         """(lease, claim, origin of the stored value) for every claim of a lease."""
         for lease in self.leases:
             for claim in lease.claims:
                 if claim.value is not None:
-                    yield lease, claim, self.origins.origin(claim.value, claim.scope, claim.key_shape)
+                    yield lease, claim, self.claim_origin(claim)
