@@ -70,21 +70,22 @@ def _deliberate(site: CallSite) -> bool:
 
 def _names(node: cst.BaseExpression):
     """The names an `if` test reads (`force`, `self.force`, `not options.force_release`)."""
-    if isinstance(node, cst.Name):
+    kind = type(node)
+    if kind is cst.Name:
         yield node.value
-    elif isinstance(node, cst.Attribute):
+    elif kind is cst.Attribute:
         yield node.attr.value
         yield from _names(node.value)
-    elif isinstance(node, cst.UnaryOperation):
+    elif kind is cst.UnaryOperation:
         yield from _names(node.expression)
-    elif isinstance(node, cst.BooleanOperation):
+    elif kind is cst.BooleanOperation:
         yield from _names(node.left)
         yield from _names(node.right)
-    elif isinstance(node, cst.Comparison):
+    elif kind is cst.Comparison:
         yield from _names(node.left)
         for target in node.comparisons:
             yield from _names(target.comparator)
-    elif isinstance(node, cst.Call):
+    elif kind is cst.Call:
         yield from _names(node.func)
         for arg in node.args:
             yield from _names(arg.value)
@@ -98,6 +99,18 @@ def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
 
 def _command_words(call: cst.Call) -> list[str]:
     return [(literal_string(a) or "").upper() for a in positional_args(call)]
+
+
+def _from_store(imported: str, store: Store) -> bool:
+    """`imported` is one of the store's modules, or inside one."""
+    prefixes = _PREFIXES.get(id(store))
+    if prefixes is None:
+        prefixes = _PREFIXES[id(store)] = tuple(m + "." for m in store.modules)
+    return imported in store.modules or imported.startswith(prefixes)
+
+
+# id(store) -> the store's module names, each with a dot after it (the stores are module constants).
+_PREFIXES: dict[int, tuple[str, ...]] = {}
 
 
 def _last_name(node: cst.BaseExpression) -> str:
@@ -120,6 +133,16 @@ def _without_submodule(name: str) -> str:
     """`redis.lock.Lock` is also imported as `redis.Lock`."""
     parts = name.split(".")
     return ".".join([parts[0], parts[-1]]) if len(parts) > 2 else name
+
+
+@lru_cache(maxsize=None)
+def _lock_methods() -> dict:
+    """Method name -> the first lock spec called as that method (table order)."""
+    found: dict = {}
+    for spec in stores.LOCKS:
+        if spec.method:
+            found.setdefault(spec.call, spec)
+    return found
 
 
 @lru_cache(maxsize=None)
@@ -175,6 +198,8 @@ class Classifier:
         self.recognitions: dict[tuple[int, int, int], tuple] = {}
         # store id -> whether the module imports one of the store's modules.
         self.imports_store: dict[int, bool] = {}
+        # call id -> its command words (`execute_command("SET", ...)`), asked by every command spec.
+        self.words: dict[int, list[str]] = {}
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
@@ -235,11 +260,17 @@ class Classifier:
                 common, _ = self._common(site, store, key)
                 self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage))
                 break
-        for spec in stores.LOCKS:
-            if spec.method and spec.call == method and site.call.args:
-                self._lock(site.call, site.scope, spec)
-                return
+        spec = _lock_methods().get(method)
+        if spec is not None and site.call.args:
+            self._lock(site.call, site.scope, spec)
+            return
         self._constructed_lock(site.call, site.scope)
+
+    def _command_words(self, call: cst.Call) -> list[str]:
+        found = self.words.get(id(call))
+        if found is None:
+            found = self.words[id(call)] = _command_words(call)
+        return found
 
     def _recognised(self, store: Store, site: CallSite) -> bool:
         return self.recognition(store, site.call.func.value, site.scope)[0] > 0  # type: ignore[union-attr]
@@ -267,7 +298,7 @@ class Classifier:
         if found is None:
             found = self.makers[key] = self._makers(receiver, scope, 0)
         for imported, made in found:
-            if any(imported == m or imported.startswith(m + ".") for m in store.modules):
+            if _from_store(imported, store):
                 return 2, made
         return 0, None
 
@@ -312,7 +343,7 @@ class Classifier:
         found = self.imports_store.get(id(store))
         if found is None:
             found = self.imports_store[id(store)] = any(
-                dotted == m or dotted.startswith(m + ".") for dotted in self.walker.imports.values() for m in store.modules
+                _from_store(dotted, store) for dotted in self.walker.imports.values()
             )
         return found
 
@@ -378,7 +409,7 @@ class Classifier:
             return None
         lifetime = None
         if spec.command is not None:
-            words = _command_words(call)
+            words = self._command_words(call)
             if not words or words[0] != spec.command or spec.command_flag not in words[1:]:
                 return None
             has_lifetime = any(word in words[1:] for word in spec.lifetime_words)
@@ -487,16 +518,14 @@ class Classifier:
         site = self.sites.get(id(release.call))
         if site is None:
             return None
-        for guard in site.guards:
-            for claim in self.claims:
-                if claim.scope is not release.scope or claim.key_shape != release.key_shape:
-                    continue
-                test = guard.test
-                negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-                inner = test.expression if negated else test
+        claims = [c for c in self.claims if c.scope is release.scope and c.key_shape == release.key_shape]
+        for guard, in_body in zip(site.guards, site.in_body) if claims else ():
+            test = guard.test
+            negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+            inner = test.expression if negated else test
+            for claim in claims:
                 if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker)):
                     continue
-                in_body = _holds(guard.body, release.call, None)
                 if (negated and in_body) or (not negated and not in_body):
                     return guard
         return None
@@ -558,7 +587,7 @@ class Classifier:
         if spec.form != "call":
             return self._document_releases(site, store, spec)
         if spec.command:
-            words = _command_words(call)
+            words = self._command_words(call)
             if not words or words[0] not in spec.command:
                 return []
             keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]

@@ -14,6 +14,7 @@ from typing import Hashable
 import libcst as cst
 
 from leaselint.model.scope import Scope, mentions
+from leaselint.source import LineIndex
 
 Shape = Hashable
 
@@ -57,7 +58,8 @@ def code_of(node: cst.CSTNode) -> str:
     return code
 
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+# Expressions whose code is their value, between their parentheses.
+_TOKENS = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 
 
 class NodeCode:
@@ -67,30 +69,33 @@ class NodeCode:
     def __init__(self, positions) -> None:
         self.positions = positions
         self.code: str = positions.code
-        self._starts: list[int] | None = None
+        self._index: LineIndex | None = None
 
-    def line_starts(self) -> list[int]:
-        if self._starts is None:
-            self._starts = [0] + [match.end() for match in _NEWLINE.finditer(self.code)]
-        return self._starts
+    @property
+    def index(self) -> LineIndex:
+        """Offsets in the module's code (the fixer shares it when the linted text is that code)."""
+        if self._index is None:
+            self._index = LineIndex(self.code)
+        return self._index
 
     def __call__(self, node: cst.CSTNode) -> str:
         # Expressions only: their range is their code less their parentheses (a starred element's
         # range also leaves out its comma).
-        lpar = getattr(node, "lpar", None)
-        if lpar is None or type(node) is cst.StarredElement:
+        if not isinstance(node, cst.BaseExpression) or type(node) is cst.StarredElement:
             return code_of(node)
+        lpar, rpar = node.lpar, node.rpar
+        if type(node) in _TOKENS and not lpar and not rpar:
+            return node.value
         try:
             where = self.positions[node]
         except KeyError:
             return code_of(node)
-        rpar = node.rpar
         start = self.positions[lpar[0]].start if lpar else where.start
         end = self.positions[rpar[-1]].end if rpar else where.end
         if start.line != end.line:
             # Continuation lines: code_of leaves out the indentation of the block.
             return code_of(node)
-        offset = self.line_starts()[start.line - 1]
+        offset = self.index.starts[start.line - 1]
         return self.code[offset + start.column : offset + end.column]
 
 

@@ -19,8 +19,9 @@ class CallSite:
     statement: cst.CSTNode
     insertable: bool
     usage: str
-    # The `if` statements around the call, outermost first.
+    # The `if` statements around the call, outermost first, and whether the call is in each one's body.
     guards: tuple = ()
+    in_body: tuple = ()
 
 
 class Walker(cst.CSTVisitor):
@@ -51,8 +52,10 @@ class Walker(cst.CSTVisitor):
         self.swallowed: list[cst.CSTNode] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
-        # The `if` statements around the node being visited, outermost first.
+        # The `if` statements around the node being visited, outermost first, and whether it is in
+        # each one's body (not its test or `else`).
         self.ifs: list[cst.If] = []
+        self.in_body: list[bool] = []
 
     # Scopes ---------------------------------------------------------------
 
@@ -195,10 +198,21 @@ class Walker(cst.CSTVisitor):
         self._push_statement(node)
         self.if_tests[id(node.test)] = node
         self.ifs.append(node)
+        self.in_body.append(False)
 
     def leave_If(self, original_node: cst.If) -> None:
         self.statements.pop()
         self.ifs.pop()
+        self.in_body.pop()
+
+    def _enter_block(self, node: cst.BaseSuite) -> None:
+        # Between an `if` and its body only its test is visited, which holds no statement.
+        if self.ifs and self.ifs[-1].body is node:
+            self.in_body[-1] = True
+
+    def _leave_block(self, node: cst.BaseSuite) -> None:
+        if self.ifs and self.ifs[-1].body is node:
+            self.in_body[-1] = False
 
     def visit_While(self, node: cst.While) -> None:
         self._push_statement(node)
@@ -245,15 +259,19 @@ class Walker(cst.CSTVisitor):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.blocks.append(True)
+        self._enter_block(node)
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
         self.blocks.pop()
+        self._leave_block(original_node)
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
         self.blocks.append(False)
+        self._enter_block(node)
 
     def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite) -> None:
         self.blocks.pop()
+        self._leave_block(original_node)
 
     # Calls ----------------------------------------------------------------
 
@@ -290,7 +308,9 @@ class Walker(cst.CSTVisitor):
             return
         statement, insertable = self.statements[-1]
         usage = self.statement_calls.get(id(node), "expression")
-        self.calls.append(CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs)))
+        self.calls.append(
+            CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body))
+        )
 
 
 def _dotted(node: cst.BaseExpression) -> str:
