@@ -67,6 +67,10 @@ class LeaseFixer:
 
     @cached_property
     def index(self) -> LineIndex:
+        # The model's own, when the text is the code libcst writes back (nearly always).
+        code_of = self.model.code_of
+        if self.text == getattr(code_of, "code", None):
+            return code_of.index  # type: ignore[attr-defined]
         return LineIndex(self.text)
 
     # Positions ------------------------------------------------------------

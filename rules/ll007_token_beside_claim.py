@@ -124,6 +124,8 @@ class TokenBesideClaim(Rule):
     def check(self, context: Context) -> Iterator[Diagnostic]:
         code_of = context.model.code_of
         for lease in context.model.leases:
+            if not lease.side_writes:
+                continue
             claim_key = code_of(lease.claims[0].key)
             for write in lease.side_writes:
                 yield self.at_event(

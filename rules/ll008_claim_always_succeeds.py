@@ -223,17 +223,18 @@ class ClaimAlwaysSucceeds(Rule):
                 )
         for lease in context.model.leases:
             for claim in lease.claims:
-                key = code_of(claim.key)
                 untested = claim.usage == "statement" or (claim.result_name and claim.result_reads == 0)
                 if untested and not claim.spec.answers_by_raising:
                     yield self.at_event(
-                        claim, f"The answer of the claim of `{key}` is never tested: the job runs even when it is held"
+                        claim,
+                        f"The answer of the claim of `{code_of(claim.key)}` is never tested: "
+                        "the job runs even when it is held",
                     )
                 elif claim.spec.whole_seconds and _below_one_second(claim.lifetime):
                     yield self.at_node(
                         context,
                         claim.lifetime,
-                        f"A lifetime below one second is cut to 0 s: the claim of `{key}` stores nothing "
+                        f"A lifetime below one second is cut to 0 s: the claim of `{code_of(claim.key)}` stores nothing "
                         "and still succeeds for every worker",
                     )
 
