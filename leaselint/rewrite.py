@@ -44,6 +44,13 @@ class Token:
     new_token: bool = False
 
 
+def in_order(edits: list[Edit]) -> tuple[Edit, ...]:
+    """Each edit once, by position. Edits at one point keep the order they were made in: the imports
+    and the script first, so that a token line inserted at the same point comes after them (a set's
+    order would change with the hash seed)."""
+    return tuple(sorted(dict.fromkeys(edits), key=lambda e: (e.start, e.end)))
+
+
 class NoFix(Exception):
     """The lease cannot be fixed automatically; the text says why."""
 
@@ -249,11 +256,11 @@ class LeaseFixer:
                 logging = logging or (release.usage in ("statement", "inline") and not release.in_pipeline)
                 blind = blind or not lease.claims[0].store.release_form
                 new_token = True
-        edits.extend(self.header_edit(logging=logging, secrets=new_token, script=blind))
+        header = self.header_edit(logging=logging, secrets=new_token, script=blind)
         same_function = all(r.scope is claim.scope for r in releases)
         applicability = Applicability.SAFE if same_function else Applicability.UNSAFE
         message = "Store a fresh `secrets.token_hex(16)` with the claim and check it at the release"
-        return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
+        return Fix(message, in_order(header + edits), applicability)
 
     # Releases -------------------------------------------------------------
 
@@ -402,11 +409,12 @@ class LeaseFixer:
             needs = lease.claims[0].store.release_form == "dynamo" and (
                 release.document is None or release.document.table is None
             )
-            edits = [*token.edits, store_edit, *self.header_edit(logging=True, secrets=token.new_token, script=False)]
+            edits = self.header_edit(logging=True, secrets=token.new_token, script=False)
             if needs and "Attr" not in self.model.imports:
                 edits.extend(self._from_import("boto3.dynamodb.conditions", "Attr"))
+            edits += [*token.edits, store_edit]
             message = "Release only while the stored token is this holder's, in one server step"
-            return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), token.applicability)
+            return Fix(message, in_order(edits), token.applicability)
         call = self.release_call(lease, release, token.code)
         edits = list(token.edits)
         applicability = token.applicability
@@ -420,13 +428,11 @@ class LeaseFixer:
         else:
             edits.append(self.report_outcome(release, call, replace))
         if with_header:
-            edits.extend(
-                self.header_edit(
-                    logging=release.usage in ("statement", "inline") and not release.in_pipeline,
-                    secrets=token.new_token,
-                )
+            edits[:0] = self.header_edit(
+                logging=release.usage in ("statement", "inline") and not release.in_pipeline,
+                secrets=token.new_token,
             )
-        return Fix(message, tuple(sorted(set(edits), key=lambda e: (e.start, e.end))), applicability)
+        return Fix(message, in_order(edits), applicability)
 
     def _awaited(self, release: Release) -> str:
         """`await ` for a coroutine: an awaited release, or one in async code on a client claimed with await."""

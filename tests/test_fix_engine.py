@@ -454,3 +454,40 @@ def test_a_fix_python_rejects_is_dropped_even_when_libcst_reads_it():
     assert fixed == text
     assert findings[0].fix is None
     assert any("does not parse" in error for error in result.internal_errors)
+
+
+FIRST_LINE_CLAIM = 'if r.set("lock", 1, nx=(True)):\n    r.delete("lock")\n'
+
+
+def test_a_claim_on_the_first_line_gets_its_imports_before_its_token_whatever_the_hash_seed():
+    """The imports and the token line are both inserted before line 1: imports first, every run."""
+    code = (
+        "import sys\n"
+        "from leaselint.runner import lint_bytes\n"
+        "from leaselint.settings import Settings\n"
+        "result, _ = lint_bytes(sys.stdin.buffer.read(), 'x.py', Settings(fix=True, unsafe_fixes=True))\n"
+        "sys.stdout.write(result.fixed_text)\n"
+    )
+    texts = set()
+    for seed in range(6):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        done = subprocess.run(
+            [sys.executable, "-c", code], input=FIRST_LINE_CLAIM, capture_output=True, text=True, env=env, check=True
+        )
+        texts.add(done.stdout)
+    assert len(texts) == 1
+    assert texts.pop() == (
+        "import logging\n"
+        "import secrets\n"
+        "\n"
+        "LEASE_RELEASE_SCRIPT = (\n"
+        "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
+        "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
+        ")\n"
+        "\n"
+        "\n"
+        "token = secrets.token_hex(16)\n"
+        'if r.set("lock", token, nx=(True)):\n'
+        '    if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock", token):\n'
+        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock")\n'
+    )
