@@ -206,20 +206,27 @@ def parse(text: str, strict: bool = False):
         raise python_error or ParseFailure(f"cannot parse: {exc}") from None
 
 
-# Nesting that CPython refuses as too deep needs 200 levels of brackets, or some thousands of levels
-# of operators, attributes and keywords. Below these counts, libcst can go first.
-MAX_SHALLOW_BRACKETS = 200
-MAX_SHALLOW_NESTERS = 500
-_NESTING_CHARACTERS = "-+~*/%@&|^<>.([{"
-_NESTING_WORDS = ("not", "lambda", "await", "if", "yield")
+# CPython refuses nesting past the depth of its parser (6,000 rule levels: a bracket or a `lambda`
+# costs up to some 30 of them, an operator, a dot or a keyword a few), past about 3,000 levels of its
+# tree, and past 200 levels of brackets. Weighted counts that over-estimate the first keep a text far
+# from all three; `tests/test_speed_paths.py` holds the constructs measured.
+PARSER_DEPTH = 6000
+HEAVY_WEIGHT = 40  # ( [ { lambda: a trip through the whole precedence chain
+LIGHT_WEIGHT = 4  # operators, dots, not, await, if, yield
+BLOCK_RESERVE = 1000  # up to 100 nested blocks
+_LIGHT_CHARACTERS = "-+~*/%@&|^<>."
+_LIGHT_WORDS = ("not", "await", "if", "yield")
 
 
 def shallow(text: str) -> bool:
-    """True when no nesting in `text` can reach CPython's limits, by counts that over-estimate it
+    """True when no nesting in `text` can come near CPython's limits, by counts that over-estimate it
     (brackets and operators in strings and comments count too)."""
-    if text.count("(") + text.count("[") + text.count("{") >= MAX_SHALLOW_BRACKETS:
+    heavy = text.count("(") + text.count("[") + text.count("{") + text.count("lambda")
+    budget = PARSER_DEPTH - BLOCK_RESERVE - heavy * HEAVY_WEIGHT
+    if budget <= 0:
         return False
-    return sum(map(text.count, _NESTING_CHARACTERS)) + sum(map(text.count, _NESTING_WORDS)) < MAX_SHALLOW_NESTERS
+    light = sum(map(text.count, _LIGHT_CHARACTERS)) + sum(map(text.count, _LIGHT_WORDS))
+    return light * LIGHT_WEIGHT < budget
 
 
 def _python_compile(text: str) -> ParseFailure | None:
@@ -441,7 +448,10 @@ def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], setting
     errors = result.internal_errors
     dropped: set[tuple] = set()
     # Fixed text must satisfy Python's compiler too, when the original did.
-    strict = _python_parse(text) is None and _python_compile(text) is None
+    try:
+        strict = _python_parse(text) is None and _python_compile(text) is None
+    except ParseFailure:  # too deep for CPython (libcst read it): the original did not
+        strict = False
     for _ in range(MAX_FIX_PASSES):
         pending = _pending(diagnostics, settings, dropped)
         if not pending:

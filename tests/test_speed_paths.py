@@ -493,7 +493,11 @@ def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
         ("x = 1\n\0\n", "syntax error: source code string cannot contain null bytes"),
         ("x = " + "(" * 200 + "1" + ")" * 200 + "\n", None),
         ("x = " + "(" * 201 + "1" + ")" * 201 + "\n", "too deeply nested to check: too many nested parentheses"),
-        ("x = " + "-" * 498 + "1\n", None),
+        ("x = " + "-" * 1200 + "1\n", None),
+        (
+            "x = " + "(lambda x=" * 167 + "1" + ":1)" * 167 + "\n",
+            "too deeply nested to check: Python's own parser gives up on it too",
+        ),
     ],
 )
 def test_libcst_first_gives_what_cpython_first_gives(text, expected, monkeypatch):
@@ -503,9 +507,73 @@ def test_libcst_first_gives_what_cpython_first_gives(text, expected, monkeypatch
     assert runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics == found
 
 
+# Ways to nest, each as (opening, closing) of one level, and how many levels of unary minus go inside.
+NESTINGS = {
+    "parentheses": ("(", ")"),
+    "lists": ("[", "]"),
+    "dicts": ("{1: ", "}"),
+    "subscripts": ("a[", "]"),
+    "keyword arguments": ("f(x=", ")"),
+    "comprehensions": ("[y for y in ", "]"),
+    "walrus": ("(y := ", ")"),
+    "lambda defaults in parentheses": ("(lambda x=", ":1)"),
+    "lambda defaults in calls": ("f(lambda x=", ":1)"),
+    "lambda defaults": ("lambda x=", ":1"),
+    "lambda bodies": ("lambda: ", ""),
+    "conditionals": ("1 if c else ", ""),
+    "not": ("not ", ""),
+    "attribute calls": ("a.b(", ")"),
+    "unary minus": ("-", ""),
+}
+
+
+def _nested(opening: str, closing: str, levels: int, minus: int = 0) -> str:
+    return "x = " + opening * levels + "-" * minus + "1" + closing * levels + "\n"
+
+
+def _refused(text: str) -> bool:
+    try:
+        runner.on_big_stack(runner._python_parse)(text)
+    except runner.ParseFailure as failure:
+        assert "too deeply nested" in str(failure)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("kind", sorted(NESTINGS))
+def test_no_text_cpython_refuses_as_too_deep_counts_as_shallow(kind):
+    """At the least nesting CPython refuses (alone, and with unary minus inside to reach its limit at
+    fewer levels), `shallow` has already said no."""
+    opening, closing = NESTINGS[kind]
+    for minus in (0, 600, 1500):
+        low, high = 1, 4000
+        if not _refused(_nested(opening, closing, high, minus)):
+            continue
+        while low < high:
+            middle = (low + high) // 2
+            if _refused(_nested(opening, closing, middle, minus)):
+                high = middle
+            else:
+                low = middle + 1
+        assert not runner.shallow(_nested(opening, closing, low, minus)), (kind, low, minus)
+
+
 def test_shallow_over_estimates_nesting():
+    # 167 levels of `(lambda x=`: 334 counted characters and words, over CPython's parser depth.
+    assert _refused(_nested("(lambda x=", ":1)", 167))
+    assert not runner.shallow(_nested("(lambda x=", ":1)", 167))
     assert runner.shallow(BLIND_RELEASE)
     assert not runner.shallow("x = " + "[" * 100 + "(" * 100 + "1" + ")" * 100 + "]" * 100 + "\n")
-    assert not runner.shallow("x = " + "-" * 500 + "1\n")
-    assert not runner.shallow("x = " + "not " * 500 + "1\n")
-    assert runner.shallow("x = " + "-" * 400 + "1\n")
+    assert not runner.shallow("x = " + "-" * 1250 + "1\n")
+    assert not runner.shallow("x = " + "not " * 1250 + "1\n")
+    assert runner.shallow("x = " + "-" * 1200 + "1\n")
+    assert runner.shallow("x = " + "(" * 120 + "1" + ")" * 120 + "\n")
+
+
+def test_fixing_text_too_deep_for_cpython_that_libcst_read_does_not_fail(monkeypatch):
+    """Should `shallow` ever let such a text through, --fix still ends normally."""
+    monkeypatch.setattr(runner, "shallow", lambda text: True)
+    text = "x = " + "(lambda x=" * 167 + "1" + ":1)" * 167 + "\n" + BLIND_RELEASE
+    result, _ = runner.lint_bytes(text.encode(), "x.py", Settings(fix=True))
+    assert not result.internal_errors
+    assert "secrets.token_hex(16)" in result.fixed_text
