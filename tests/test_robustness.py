@@ -91,6 +91,15 @@ def test_nul_bytes(tree):
     check_reported(tree, "nul.py", b"x = 1\x00\ny = 2\n", "syntax error: source code string cannot contain null bytes")
 
 
+@pytest.mark.parametrize("literal", [b'"a\x00b"', b'"\\N{NO SUCH NAME}"', b"b'\\N{X}' b'\x00'"])
+def test_a_string_python_cannot_evaluate_is_linted_without_error(tree, literal):
+    """libcst reads these strings and CPython refuses them: the rest of the file is still linted
+    (before, the model failed on the string and the lease went unreported)."""
+    data = LEASE.encode().replace(b"import redis\n", b"import redis\nodd = " + literal + b"\n", 1)
+    assert data != LEASE.encode()
+    check_linted(tree, "odd.py", data, "odd.py:13:13: LL001 ")
+
+
 def test_binary_data(tree):
     check_reported(tree, "blob.py", bytes(range(256)) * 16, "cannot decode: ")
 

@@ -33,7 +33,10 @@ def literal_string(node: cst.BaseExpression) -> str | None:
     """The value of a plain string literal (or implicit concatenation of them)."""
     kind = type(node)
     if kind is cst.SimpleString:
-        value = node.evaluated_value
+        try:
+            value = node.evaluated_value
+        except (SyntaxError, ValueError):  # libcst reads it, Python does not: a NUL, `"\N{NOPE}"`
+            return None
         return value.decode("latin-1") if type(value) is bytes else value
     if kind is cst.ConcatenatedString:
         left, right = literal_string(node.left), literal_string(node.right)
