@@ -491,3 +491,37 @@ def test_a_claim_on_the_first_line_gets_its_imports_before_its_token_whatever_th
         '    if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock", token):\n'
         '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock")\n'
     )
+
+
+def test_imports_for_a_module_that_starts_with_a_decorated_class_go_above_its_decorators():
+    text = (
+        "@register\n"
+        "class Job:\n"
+        "    pass\n"
+        "\n"
+        "\n"
+        "import redis\n"
+        "\n"
+        "r = redis.Redis()\n"
+        "\n"
+        "\n"
+        "def run(job):\n"
+        "    if r.set(f\"lock:{job}\", 1, nx=True, ex=30):\n"
+        "        r.delete(f\"lock:{job}\")\n"
+    )
+    result, _ = lint_bytes(text.encode(), "x.py", Settings(fix=True, unsafe_fixes=True))
+    assert not result.internal_errors
+    assert result.fixed_text.startswith(
+        "import logging\n"
+        "import secrets\n"
+        "\n"
+        "LEASE_RELEASE_SCRIPT = (\n"
+        "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
+        "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
+        ")\n"
+        "\n"
+        "\n"
+        "@register\n"
+        "class Job:\n"
+    )
+    assert "    token = secrets.token_hex(16)\n" in result.fixed_text

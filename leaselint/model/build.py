@@ -69,7 +69,9 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool, lis
     if last_import is not None:
         return Position(positions[last_import].end.line + 1, 0), True, leading
     if index < len(body):
-        return Position(positions[body[index]].start.line, 0), False, leading
+        # A decorated definition's range starts at `def`/`class`: go above its decorators.
+        first = getattr(body[index], "decorators", None) or [body[index]]
+        return Position(positions[first[0]].start.line, 0), False, leading
     return Position(len(positions.code.splitlines()) + 1, 0), False, leading
 
 
