@@ -456,6 +456,18 @@ def test_a_fix_python_rejects_is_dropped_even_when_libcst_reads_it():
     assert any("does not parse" in error for error in result.internal_errors)
 
 
+# What a fix puts at the top of a module without imports: the imports and the release script.
+HEADER = (
+    "import logging\n"
+    "import secrets\n"
+    "\n"
+    "LEASE_RELEASE_SCRIPT = (\n"
+    "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
+    "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
+    ")\n"
+    "\n"
+    "\n"
+)
 FIRST_LINE_CLAIM = 'if r.set("lock", 1, nx=(True)):\n    r.delete("lock")\n'
 
 
@@ -476,16 +488,7 @@ def test_a_claim_on_the_first_line_gets_its_imports_before_its_token_whatever_th
         )
         texts.add(done.stdout)
     assert len(texts) == 1
-    assert texts.pop() == (
-        "import logging\n"
-        "import secrets\n"
-        "\n"
-        "LEASE_RELEASE_SCRIPT = (\n"
-        "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
-        "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
-        ")\n"
-        "\n"
-        "\n"
+    assert texts.pop() == HEADER + (
         "token = secrets.token_hex(16)\n"
         'if r.set("lock", token, nx=(True)):\n'
         '    if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock", token):\n'
@@ -511,17 +514,5 @@ def test_imports_for_a_module_that_starts_with_a_decorated_class_go_above_its_de
     )
     result, _ = lint_bytes(text.encode(), "x.py", Settings(fix=True, unsafe_fixes=True))
     assert not result.internal_errors
-    assert result.fixed_text.startswith(
-        "import logging\n"
-        "import secrets\n"
-        "\n"
-        "LEASE_RELEASE_SCRIPT = (\n"
-        "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
-        "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
-        ")\n"
-        "\n"
-        "\n"
-        "@register\n"
-        "class Job:\n"
-    )
+    assert result.fixed_text.startswith(HEADER + "@register\nclass Job:\n")
     assert "    token = secrets.token_hex(16)\n" in result.fixed_text
