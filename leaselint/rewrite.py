@@ -102,8 +102,10 @@ class LeaseFixer:
         return line[: start.column]
 
     def _insert_before(self, statement: cst.CSTNode, line: str) -> Edit:
-        start, _ = self._range(statement)
-        return Edit(start, start, f"{line}\n{self._indent_of(statement)}")
+        # A decorated definition's range starts at `def`/`class`: go above its decorators.
+        first = (getattr(statement, "decorators", None) or (statement,))[0]
+        start, _ = self._range(first)
+        return Edit(start, start, f"{line}\n{self._indent_of(first)}")
 
     # Tokens ---------------------------------------------------------------
 

@@ -516,3 +516,24 @@ def test_imports_for_a_module_that_starts_with_a_decorated_class_go_above_its_de
     assert not result.internal_errors
     assert result.fixed_text.startswith(HEADER + "@register\nclass Job:\n")
     assert "    token = secrets.token_hex(16)\n" in result.fixed_text
+
+
+def test_a_token_line_for_a_claim_in_a_decorated_class_header_goes_above_the_decorators():
+    text = (
+        "def outer(r, register):\n"
+        "    @register\n"
+        "    class Job(ok=r.set(\"k\", \"1\", nx=True, px=30000)):\n"
+        "        pass\n"
+        "    r.delete(\"k\")\n"
+    )
+    result, _ = lint_bytes(text.encode(), "x.py", Settings(fix=True, unsafe_fixes=True))
+    assert not result.internal_errors
+    assert result.fixed_text == HEADER + (
+        "def outer(r, register):\n"
+        "    token = secrets.token_hex(16)\n"
+        "    @register\n"
+        "    class Job(ok=r.set(\"k\", token, nx=True, px=30000)):\n"
+        "        pass\n"
+        "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
+        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
+    )

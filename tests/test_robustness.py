@@ -100,6 +100,34 @@ def test_a_string_python_cannot_evaluate_is_linted_without_error(tree, literal):
     check_linted(tree, "odd.py", data, "odd.py:13:13: LL001 ")
 
 
+def _codes(text: str) -> list[tuple[str, int]]:
+    from leaselint.runner import lint_bytes
+    from leaselint.settings import Settings
+
+    result, _ = lint_bytes(text.encode(), "x.py", Settings())
+    assert not result.internal_errors
+    return [(d.code, d.start.line) for d in result.diagnostics]
+
+
+@pytest.mark.parametrize(
+    "claimed, released, expected",
+    [
+        ('"a\\N{X}"', '"b\\N{Y}"', []),  # two keys Python cannot evaluate are not one lease
+        ('"a\\N{X}"', '"a\\N{X}"', [("LL002", 2), ("LL001", 4)]),  # the same text is
+        ('"a\x00"', '"b\x00"', []),
+        ('"k{\u00b2}".format(x)', '"k{\u00b2}".format(x)', [("LL002", 2), ("LL001", 4)]),  # int("²") fails
+    ],
+)
+def test_keys_python_cannot_evaluate_pair_by_their_code(claimed, released, expected):
+    text = (
+        "def work(r, x):\n"
+        f"    if not r.set({claimed}, \"1\", nx=True, px=30000):\n"
+        "        return\n"
+        f"    r.delete({released})\n"
+    )
+    assert _codes(text) == expected
+
+
 def test_binary_data(tree):
     check_reported(tree, "blob.py", bytes(range(256)) * 16, "cannot decode: ")
 

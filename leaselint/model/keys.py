@@ -237,7 +237,9 @@ class Resolver:
         """Literal text and shapes of the parts of a built string, or None."""
         kind = type(node)
         if kind is cst.SimpleString:
-            return [literal_string(node)]
+            text = literal_string(node)
+            # A string Python cannot evaluate is no literal text: its shape is its code.
+            return [text] if text is not None else None
         if kind is cst.FormattedString:
             parts: list = []
             for part in node.parts:
@@ -320,7 +322,7 @@ class Resolver:
             if field_name == "":
                 field_name = str(auto)
                 auto += 1
-            if field_name.isdigit():
+            if field_name.isdecimal():  # int() refuses `²`, which isdigit() accepts
                 index = int(field_name)
                 if index >= len(positional):
                     return None
