@@ -18,6 +18,7 @@ from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.source import LineIndex
 from leaselint.model.keys import free_names
+from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
 from leaselint.model.values import FIXED, GUESSABLE
 
@@ -102,8 +103,7 @@ class LeaseFixer:
         return line[: start.column]
 
     def _insert_before(self, statement: cst.CSTNode, line: str) -> Edit:
-        # A decorated definition's range starts at `def`/`class`: go above its decorators.
-        first = (getattr(statement, "decorators", None) or (statement,))[0]
+        first = head(statement)
         start, _ = self._range(first)
         return Edit(start, start, f"{line}\n{self._indent_of(first)}")
 

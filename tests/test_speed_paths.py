@@ -547,8 +547,7 @@ def test_no_text_cpython_refuses_as_too_deep_counts_as_shallow(kind):
     opening, closing = NESTINGS[kind]
     for minus in (0, 600, 1500):
         low, high = 1, 4000
-        if not _refused(_nested(opening, closing, high, minus)):
-            continue
+        assert _refused(_nested(opening, closing, high, minus)), (kind, high, minus)
         while low < high:
             middle = (low + high) // 2
             if _refused(_nested(opening, closing, middle, minus)):

@@ -8,7 +8,7 @@ from leaselint.diagnostics import Position
 from leaselint.model.classify import Classifier, pair
 from leaselint.model.events import LeaseModel
 from leaselint.model.keys import NodeCode, Resolver, literal_string
-from leaselint.model.positions import positions as module_positions
+from leaselint.model.positions import head, positions as module_positions
 from leaselint.model.values import Origins
 from leaselint.model.traverse import walk
 from leaselint.model.walk import Walker, dotted
@@ -69,9 +69,7 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool, lis
     if last_import is not None:
         return Position(positions[last_import].end.line + 1, 0), True, leading
     if index < len(body):
-        # A decorated definition's range starts at `def`/`class`: go above its decorators.
-        first = getattr(body[index], "decorators", None) or [body[index]]
-        return Position(positions[first[0]].start.line, 0), False, leading
+        return Position(positions[head(body[index])].start.line, 0), False, leading
     return Position(len(positions.code.splitlines()) + 1, 0), False, leading
 
 

@@ -11,6 +11,12 @@ from libcst._position import CodePosition, CodeRange
 _NEWLINE = re.compile(r"\r\n?|\n")
 
 
+def head(statement: cst.CSTNode) -> cst.CSTNode:
+    """The node where `statement`'s text begins: its first decorator, if it has one (libcst's range
+    of a decorated definition starts at `def`/`class`). Lines inserted before a statement go there."""
+    return (getattr(statement, "decorators", None) or (statement,))[0]
+
+
 class Positions(dict):
     """node -> CodeRange, as a dict of nodes. Stored by id(node) (libcst hashes nodes in Python) as
     (node, start line, start column, end line, end column); a node's CodeRange is made when first
