@@ -25,6 +25,7 @@ ODD_TEXTS = {
     "no-trailing-newline": "x = 1\nif x:\n    y = (1,\n         2)",
     "crlf": "import os\r\n\r\nif os:\r\n    x = [1,\r\n         2]\r\n",
     "cr": "x = 1\rif x:\r    pass\r",
+    "mixed-newlines": "x = 1\r\nif x:\r    y = '''a\r\rb\n\r'''\n\r\n# c\r\n",
     "tabs": "if True:\n\tx = 1\n\tif x:\n\t\ty = 2  # two\n",
     "continuation": "x = 1 + \\\n    2\nwith open('a') as f, \\\n        open('b') as g:\n    pass\n",
     "form-feed": "x = 1\n\f\ndef f():\n    return 1\n",

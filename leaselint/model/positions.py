@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 
 _NEWLINE = re.compile(r"\r\n?|\n")
+_LINE_FEED = re.compile(r"\n")
 
 
 def head(statement: cst.CSTNode) -> cst.CSTNode:
@@ -19,26 +22,36 @@ def head(statement: cst.CSTNode) -> cst.CSTNode:
 
 class Positions(dict):
     """node -> CodeRange, as a dict of nodes. Stored by id(node) (libcst hashes nodes in Python) as
-    (node, start line, start column, end line, end column); a node's CodeRange is made when first
+    (node, tokens before its start, tokens before its end); a node's CodeRange is made when first
     asked for."""
 
-    __slots__ = ("ranges", "code")
+    __slots__ = ("ranges", "code", "offsets", "line_starts")
 
-    def __init__(self, found: dict, code: str = "") -> None:
+    def __init__(self, found: dict, tokens: list[str], popped: bool = False) -> None:
         super().__init__(found)
         self.ranges: dict[int, CodeRange] = {}
+        # Where each token begins in the code (and where the code ends).
+        self.offsets = list(accumulate(map(len, tokens), initial=0))
         # The module's code, as `module.code` gives it: the tokens the positions were counted on.
-        self.code = code
+        code = "".join(tokens)
+        self.code = code[: self.offsets[-2]] if popped else code
+        # Where each line of the code begins, lines split as libcst splits them.
+        self.line_starts = _line_starts(code, tokens)
+
+    def _position(self, token: int) -> CodePosition:
+        offset = self.offsets[token]
+        line = bisect_right(self.line_starts, offset)
+        return CodePosition(line, offset - self.line_starts[line - 1])
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         key = id(node)
         where = self.ranges.get(key)
         if where is None:
             try:
-                _, line, column, end_line, end_column = dict.__getitem__(self, key)
+                _, start, end = dict.__getitem__(self, key)
             except KeyError:
                 raise KeyError(node) from None
-            where = self.ranges[key] = CodeRange(CodePosition(line, column), CodePosition(end_line, end_column))
+            where = self.ranges[key] = CodeRange(self._position(start), self._position(end))
         return where
 
     def __contains__(self, node: object) -> bool:
@@ -48,7 +61,7 @@ class Positions(dict):
         return (value[0] for value in dict.values(self))
 
     def start_line(self, node: cst.CSTNode) -> int:
-        return dict.__getitem__(self, id(node))[1]
+        return bisect_right(self.line_starts, self.offsets[dict.__getitem__(self, id(node))[1]])
 
     def get(self, node, default=None):
         return self[node] if dict.__contains__(self, id(node)) else default
@@ -63,61 +76,63 @@ class Positions(dict):
         return [(node, self[node]) for node in self]
 
 
+def _line_starts(code: str, tokens: list[str]) -> list[int]:
+    """The offset of each line's start in the joined tokens. libcst counts the newlines of each token
+    apart (a carriage return ending one token and a line feed starting the next are two), so a text
+    with carriage returns is split token by token."""
+    if "\r" not in code:
+        return [0, *(match.end() for match in _LINE_FEED.finditer(code))]
+    starts, offset = [0], 0
+    for token in tokens:
+        if "\n" in token or "\r" in token:
+            starts.extend(offset + match.end() for match in _NEWLINE.finditer(token))
+        offset += len(token)
+    return starts
+
+
 class _State(CodegenState):
     """Code generation that records each node's range like libcst's PositionProvidingCodegenState:
-    a syntactic range where the node asks for one, else the range of all it generated."""
+    a syntactic range where the node asks for one, else the range of all it generated. Ranges are
+    kept as token counts, made offsets once the code is whole; tokens are added by the list itself."""
 
-    __slots__ = ("line", "column", "starts", "records", "found")
+    __slots__ = ("add_token", "starts", "records", "found", "popped")
 
     def __init__(self, module: cst.Module, found: dict) -> None:
         super().__init__(module.default_indent, module.default_newline)
-        self.line = 1
-        self.column = 0
+        self.add_token = self.tokens.append
         self.starts: list = []
         self.records: list = []
         self.found = found
-
-    def add_indent_tokens(self) -> None:
-        for token in self.indent_tokens:
-            self.add_token(token)
-
-    def add_token(self, value: str) -> None:
-        self.tokens.append(value)
-        if "\n" in value or "\r" in value:
-            segments = _NEWLINE.split(value)
-            self.line += len(segments) - 1
-            self.column = len(segments[-1])
-        else:
-            self.column += len(value)
+        self.popped = False
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        self.starts.append((self.line, self.column))
+        self.starts.append(len(self.tokens))
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        line, column = self.starts.pop()
+        start = self.starts.pop()
         key = id(node)
         found = self.found
         if key not in found:
-            found[key] = (node, line, column, self.line, self.column)
+            found[key] = (node, start, len(self.tokens))
+
+    def pop_trailing_newline(self) -> None:
+        # The module's range still counts the newline, as libcst's does: it leaves the code at the end.
+        self.popped = bool(self.tokens)
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
-        self.records.append((node, start_node, end_node, self.line, self.column))
+        self.records.append((node, start_node, end_node, len(self.tokens)))
         return self
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, *exc) -> bool:
-        node, start_node, end_node, line, column = self.records.pop()
+        node, start_node, end_node, start = self.records.pop()
         found = self.found
         if start_node is not None:
-            start = found[id(start_node)]
-            line, column = start[1], start[2]
-        if end_node is not None:
-            end = found[id(end_node)]
-            found[id(node)] = (node, line, column, end[3], end[4])
-        else:
-            found[id(node)] = (node, line, column, self.line, self.column)
+            start = found[id(start_node)][1]
+        end = found[id(end_node)][2] if end_node is not None else len(self.tokens)
+        found[id(node)] = (node, start, end)
         return False
 
 
@@ -126,4 +141,4 @@ def positions(module: cst.Module) -> Positions:
     found: dict = {}
     state = _State(module, found)
     module._codegen(state)
-    return Positions(found, "".join(state.tokens))
+    return Positions(found, state.tokens, state.popped)
