@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import stat
 import sys
@@ -139,22 +140,38 @@ PARSING_GC_THRESHOLD = (20_000, 20, 1000)
 
 
 def _collect_less() -> None:
-    import gc
-
     gc.set_threshold(*PARSING_GC_THRESHOLD)
 
 
 @contextmanager
 def collecting_less():
     """PARSING_GC_THRESHOLD for the block, the caller's thresholds after it."""
-    import gc
-
     previous = gc.get_threshold()
     _collect_less()
     try:
         yield
     finally:
         gc.set_threshold(*previous)
+
+
+def _made_by_parser(node) -> None:
+    """Stands in for libcst's node check while its own parser builds a tree."""
+
+
+@contextmanager
+def trusting_parser():
+    """libcst checks every node as it is made (`CSTNode.__post_init__`), which is for trees built by
+    hand: the nodes its parser makes are right by its grammar, and the checks are a sixth of a parse.
+    Within the block they are skipped; nodes made after it (a fix's) are checked again. One thread
+    parses at a time in a process (the parsing thread, or a worker)."""
+    from libcst._nodes.base import CSTNode
+
+    check = CSTNode.__dict__["__post_init__"]
+    CSTNode.__post_init__ = _made_by_parser
+    try:
+        yield
+    finally:
+        CSTNode.__post_init__ = check
 
 
 @contextmanager
@@ -185,7 +202,7 @@ def parse(text: str, strict: bool = False):
     if python_error is not None and (strict or len(text) > SMALL_TEXT):
         raise python_error
     try:
-        with recursion_limit(DEEP_RECURSION_LIMIT):
+        with recursion_limit(DEEP_RECURSION_LIMIT), trusting_parser():
             return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         if later:
@@ -764,7 +781,12 @@ def _cached(path: str, data: bytes, diagnostics: list[Diagnostic]) -> tuple[File
 
 def _lint_one(job: tuple[int, str, bytes, Settings, str | None, bool]) -> tuple[FileResult, SourceText | None]:
     _, path, data, file_settings, _, look = job
-    return lint_bytes(data, path, file_settings, look)
+    try:
+        return lint_bytes(data, path, file_settings, look)
+    finally:
+        # The file's tree is freed: a young-generation pass now walks only what outlives it, where
+        # one that falls due during the next parse walks that file's half-built tree.
+        gc.collect(0)
 
 
 def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText | None]]:

@@ -476,6 +476,61 @@ def test_files_are_parsed_with_fewer_collections_and_the_thresholds_come_back(tr
     assert seen == [runner.PARSING_GC_THRESHOLD] * len(tree)
 
 
+def test_a_young_generation_pass_follows_each_file(tree, monkeypatch):
+    """After each file, not within the next file's parse: `gc.collect(0)` once a file is done."""
+    import gc
+
+    events = []
+    real = runner.lint_bytes
+
+    def recording(data, path, settings, look=False):
+        events.append("file")
+        return real(data, path, settings, look)
+
+    def collected(phase, info):
+        if phase == "stop" and info["generation"] == 0 and events and events[-1] == "file":
+            events.append("gen0")
+
+    monkeypatch.setattr(runner, "lint_bytes", recording)
+    gc.callbacks.append(collected)
+    try:
+        list(lint_paths(tree, Settings(), jobs=1, prefilter=False))
+    finally:
+        gc.callbacks.remove(collected)
+    assert events == ["file", "gen0"] * len(tree)
+
+
+def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
+    import libcst as cst
+    from libcst._nodes.base import CSTNode
+
+    checked = []
+    name_check = cst.Name._validate
+    monkeypatch.setattr(cst.Name, "_validate", lambda node: (checked.append(node), name_check(node))[1])
+    check = CSTNode.__dict__["__post_init__"]
+    texts = [textwrap.dedent(case.code) for rule in ALL_RULES for case in (*rule.VALID, *rule.INVALID)]
+    compared = 0
+    for text in texts:
+        try:
+            checked_tree = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        assert checked
+        checked.clear()
+        trusted = runner.parse(text)
+        assert not checked
+        assert CSTNode.__dict__["__post_init__"] is check
+        assert trusted.deep_equals(checked_tree), text
+        compared += 1
+    assert compared > 100
+    # Restored after a failure too, and nodes made afterwards (a fix's) are checked again.
+    with pytest.raises(runner.ParseFailure):
+        runner.parse("def f(:\n")
+    assert CSTNode.__dict__["__post_init__"] is check
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+
+
 def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
     def no_python_parse(text):
         raise AssertionError("CPython's parser was asked")
