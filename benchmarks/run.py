@@ -741,7 +741,7 @@ def floor_main(tree: str, jobs: int) -> None:
             _parse_one(data)
         return
     context = multiprocessing.get_context("fork")
-    chunk = max(1, len(datas) // (jobs * 8))
+    chunk = max(1, len(datas) // (jobs * 32))  # chunks as leaselint's (CHUNKS_PER_WORKER)
     with context.Pool(jobs) as pool:
         for _ in pool.imap(_parse_one, datas, chunksize=chunk):
             pass
