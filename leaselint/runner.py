@@ -143,6 +143,12 @@ def _collect_less() -> None:
     gc.set_threshold(*PARSING_GC_THRESHOLD)
 
 
+def _start_worker() -> None:
+    """A worker process parses until it ends: fewer collections, and libcst's parser trusted."""
+    _collect_less()
+    _run_trusts[0] = True
+
+
 @contextmanager
 def collecting_less():
     """PARSING_GC_THRESHOLD for the block, the caller's thresholds after it."""
@@ -158,20 +164,52 @@ def _made_by_parser(node) -> None:
     """Stands in for libcst's node check while its own parser builds a tree."""
 
 
+# libcst's node check while it is set aside, and whether a run of many files holds it aside.
+_set_aside: list = []
+_run_trusts = [False]
+
+
 @contextmanager
 def trusting_parser():
     """libcst checks every node as it is made (`CSTNode.__post_init__`), which is for trees built by
-    hand: the nodes its parser makes are right by its grammar, and the checks are a sixth of a parse.
-    Within the block they are skipped; nodes made after it (a fix's) are checked again. One thread
-    parses at a time in a process (the parsing thread, or a worker)."""
+    hand: the nodes its parser makes are right by its grammar, and the checks are a tenth of a parse.
+    Within the block they are skipped, and checked again after it, unless a run (`trusting_run`)
+    holds them aside until its end: setting a class attribute empties the type caches of all of
+    libcst's node classes. One thread parses at a time in a process (the parsing thread, a worker)."""
     from libcst._nodes.base import CSTNode
 
-    check = CSTNode.__dict__["__post_init__"]
+    if _set_aside:
+        yield
+        return
+    _set_aside.append(CSTNode.__dict__["__post_init__"])
     CSTNode.__post_init__ = _made_by_parser
     try:
         yield
     finally:
-        CSTNode.__post_init__ = check
+        if not _run_trusts[0]:
+            _checked_again()
+
+
+def _checked_again() -> None:
+    if _set_aside:
+        from libcst._nodes.base import CSTNode
+
+        CSTNode.__post_init__ = _set_aside.pop()
+
+
+@contextmanager
+def trusting_run():
+    """libcst's node checks stay aside from the block's first parse to its end (libcst is not
+    imported for a run that parses nothing)."""
+    if _run_trusts[0]:
+        yield
+        return
+    _run_trusts[0] = True
+    try:
+        yield
+    finally:
+        _run_trusts[0] = False
+        _checked_again()
 
 
 @contextmanager
@@ -793,7 +831,7 @@ def _lint_one(job: tuple[int, str, bytes, Settings, str | None, bool]) -> tuple[
 def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText | None]]:
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(todo) < POOL_MIN_FILES or sum(len(job[2]) for job in todo) < POOL_MIN_BYTES:
-        with collecting_less():
+        with collecting_less(), trusting_run():
             return [_lint_one(job) for job in todo]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -805,9 +843,9 @@ def _lint_all(todo: list, jobs: int | None) -> list[tuple[FileResult, SourceText
     # 1/16 of the files left a core idle for about 4% of a two-process run on tree (c).)
     chunk = max(1, len(todo) // (workers * CHUNKS_PER_WORKER))
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_collect_less) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker) as pool:
             return list(pool.map(_lint_one, todo, chunksize=chunk))
     except (BrokenProcessPool, OSError):
         # A worker died (or none could start): do the work here instead.
-        with collecting_less():
+        with collecting_less(), trusting_run():
             return [_lint_one(job) for job in todo]

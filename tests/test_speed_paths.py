@@ -531,6 +531,25 @@ def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
         cst.Name("not a name")
 
 
+def test_a_run_sets_the_node_checks_aside_from_its_first_parse_to_its_end(tree, monkeypatch):
+    from libcst._nodes.base import CSTNode
+
+    check = CSTNode.__dict__["__post_init__"]
+    aside = []
+    real = runner.lint_bytes
+
+    def recording(data, path, settings, look=False):
+        done = real(data, path, settings, look)
+        aside.append(CSTNode.__dict__["__post_init__"] is runner._made_by_parser)
+        return done
+
+    monkeypatch.setattr(runner, "lint_bytes", recording)
+    list(lint_paths(tree, Settings(), jobs=1, prefilter=False))
+    assert len(aside) == len(tree) and aside[0]
+    assert all(aside)
+    assert CSTNode.__dict__["__post_init__"] is check
+
+
 def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
     def no_python_parse(text):
         raise AssertionError("CPython's parser was asked")
