@@ -650,3 +650,14 @@ def test_fixing_text_too_deep_for_cpython_that_libcst_read_does_not_fail(monkeyp
     result, _ = runner.lint_bytes(text.encode(), "x.py", Settings(fix=True))
     assert not result.internal_errors
     assert "secrets.token_hex(16)" in result.fixed_text
+
+
+def test_findings_pickle_as_their_fields():
+    from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
+
+    fix = Fix("store a token", (Edit(Position(2, 4), Position(2, 9), "token"),), Applicability.UNSAFE)
+    found = Diagnostic("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release")
+    assert found.__reduce__() == (Diagnostic, ("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release"))
+    back = pickle.loads(pickle.dumps([found, found], protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == [found, found] and back[0] is back[1]
+    assert back[0].fix.applicability is Applicability.UNSAFE
