@@ -157,10 +157,11 @@ class Bench:
         self._said(m)
         return m
 
-    def measure_in_turns(self, tree: str, specs: list[dict]) -> list[Measure]:
+    def measure_in_turns(self, tree: str, specs: list[dict], at_least: int = 1) -> list[Measure]:
         """Several measurements run in turns, one run of each per round, so that a change in the machine's
         speed touches each alike (their ratios are what the targets compare). A spec holds `tool` and
-        `make_cmd`, and may hold `ok`, `cwd`, `prime`; the slowest first run decides the rounds."""
+        `make_cmd`, and may hold `ok`, `cwd`, `prime`; the slowest first run decides the rounds (at
+        least `at_least`)."""
         measures = []
         for spec in specs:
             measures.append(Measure(spec["tool"], tree))
@@ -180,7 +181,7 @@ class Bench:
                 m.runs.append(run)
             if i == 0:
                 firsts = [m.runs[0] for m in measures if m.runs]
-                rounds = max(1, self.count_after(max(firsts, key=lambda r: r.seconds), None, 1)) if firsts else 1
+                rounds = max(1, self.count_after(max(firsts, key=lambda r: r.seconds), None, at_least)) if firsts else 1
             i += 1
         for m in measures:
             if m.runs and not m.failed:
@@ -731,6 +732,11 @@ def _parse_one(data: bytes) -> int:
     return 0
 
 
+def floor_cmd(tree: str, jobs: int):
+    """The command of a floor run, as `measure` takes it."""
+    return lambda i: [sys.executable, __file__, "--floor", tree, "--floor-jobs", str(jobs)]
+
+
 def floor_main(tree: str, jobs: int) -> None:
     """Walk, read every file in this process, parse them in `jobs` processes (fork, like leaselint)."""
     import libcst  # noqa: F401  (timed: leaselint imports it too)
@@ -950,13 +956,15 @@ class Report(Bench):
         for letter, tree in trees.items():
             self.say(f"\n== tree ({letter}) {TREES[letter]}")
             path, name = str(tree), TREES[letter]
-            # On (a) and (b), whose targets compare leaselint with Ruff, the three run in turns.
+            # On (a) and (b), whose targets compare leaselint with Ruff, the three run in turns; on (c),
+            # leaselint with one and two processes and the floor with as many.
             ruff_in_turns = letter != "c" and "leaselint" in want and "ruff" in want and bool(tools["ruff"])
+            floor_in_turns = letter == "c" and "leaselint" in want and "floor" in want
             if "leaselint" in want:
-                self._leaselint(letter, path, name, commands["ruff"](path) if ruff_in_turns else None)
-            if "floor" in want and letter == "c":
+                self._leaselint(letter, path, name, commands["ruff"](path) if ruff_in_turns else None, floor_in_turns)
+            if "floor" in want and letter == "c" and not floor_in_turns:
                 for jobs in (1, 2):
-                    self.measure(f"libcst floor, {jobs} proc", name, lambda i, j=jobs: [sys.executable, __file__, "--floor", path, "--floor-jobs", str(j)], ok=(0,), at_least=args.slow_runs)
+                    self.measure(f"libcst floor, {jobs} proc", name, floor_cmd(path, jobs), ok=(0,), at_least=args.slow_runs)
             for tool in ("ruff", "semgrep", "bandit", "fixit"):
                 if tool not in want or not tools[tool] or (tool == "ruff" and ruff_in_turns):
                     continue
@@ -987,10 +995,11 @@ class Report(Bench):
         folder.mkdir(exist_ok=True)
         return folder / f"{name}-{label.replace(' ', '_')}-{i}.json"
 
-    def _leaselint(self, letter: str, path: str, name: str, ruff: list[str] | None = None) -> None:
+    def _leaselint(self, letter: str, path: str, name: str, ruff: list[str] | None = None, floor: bool = False) -> None:
         """Cold: a new, empty --cache-dir per run (the cache is written, as on a first run). Warm: the same
         --cache-dir as a run before it, on the unchanged tree. Reports go to a JSON file (as in CI), which
-        the findings check then compares. With `ruff`, cold, warm and Ruff run in turns."""
+        the findings check then compares. With `ruff`, cold, warm and Ruff run in turns; with `floor` (on
+        (c)), cold with one and two processes and the libcst floor with as many."""
         base = [*self.ll, "--isolated", "--output-format", "json"]
 
         def cold(label: str, extra: list[str]):
@@ -1004,8 +1013,15 @@ class Report(Bench):
 
         cores = os.cpu_count() or 1
         if letter == "c":
-            for jobs in (1, 2):
-                self.measure(f"leaselint cold --jobs {jobs}", name, cold(f"jobs {jobs}", ["--jobs", str(jobs)]), at_least=self.args.slow_runs)
+            if floor:
+                specs = []
+                for jobs in (1, 2):
+                    specs.append({"tool": f"leaselint cold --jobs {jobs}", "make_cmd": cold(f"jobs {jobs}", ["--jobs", str(jobs)])})
+                    specs.append({"tool": f"libcst floor, {jobs} proc", "make_cmd": floor_cmd(path, jobs), "ok": (0,)})
+                self.measure_in_turns(name, specs, at_least=self.args.slow_runs)
+            else:
+                for jobs in (1, 2):
+                    self.measure(f"leaselint cold --jobs {jobs}", name, cold(f"jobs {jobs}", ["--jobs", str(jobs)]), at_least=self.args.slow_runs)
             if cores <= 2:
                 # The default is --jobs <cores>: the row above is that run.
                 self.results[("leaselint cold", name)] = self.results[(f"leaselint cold --jobs {cores}", name)]
