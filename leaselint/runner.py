@@ -160,8 +160,37 @@ def collecting_less():
         gc.set_threshold(*previous)
 
 
+# libcst's node checks that its tokenizer and grammar already guarantee for a tree its parser makes:
+# spaces around keywords, balanced parentheses, the lexical form of names, numbers, strings, comments
+# and indents. Other checks reject text the grammar lets through (bytes beside a str literal, a bare
+# `except:` before another handler, an argument after `**`), and stay.
+GRAMMAR_CHECKS = frozenset({
+    "_BaseParenthesizedNode", "Name", "SimpleWhitespace", "Newline", "Comment", "Integer", "Float",
+    "Imaginary", "SimpleString", "FormattedString", "AsName", "Asynchronous", "Await", "BaseSimpleComp",
+    "CompFor", "CompIf", "DictComp", "BooleanOperation", "Comparison", "ComparisonTarget", "Del", "For",
+    "If", "While", "Return", "Yield", "From", "IfExp", "UnaryOperation", "_BaseTwoTokenOp", "IndentedBlock",
+})
+# The node classes all of whose checks are in GRAMMAR_CHECKS (made at the first parse), and the
+# thread that parses: nodes that another thread makes meanwhile are checked.
+_trusted: list = []
+_parsing_thread = [0]
+
+
 def _made_by_parser(node) -> None:
-    """Stands in for libcst's node check while its own parser builds a tree."""
+    """Stands in for libcst's node check (`CSTNode.__post_init__`) while its own parser builds trees."""
+    if type(node) not in _trusted[0] or threading.get_ident() != _parsing_thread[0]:
+        node._validate()
+
+
+def _trusted_classes(base) -> frozenset:
+    found, todo = set(), [base]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        checks = [k for k in cls.__mro__ if "_validate" in k.__dict__ and k is not base]
+        if all(k.__module__.startswith("libcst.") and k.__name__ in GRAMMAR_CHECKS for k in checks):
+            found.add(cls)
+    return frozenset(found)
 
 
 # libcst's node check while it is set aside, and whether a run of many files holds it aside.
@@ -172,15 +201,19 @@ _run_trusts = [False]
 @contextmanager
 def trusting_parser():
     """libcst checks every node as it is made (`CSTNode.__post_init__`), which is for trees built by
-    hand: the nodes its parser makes are right by its grammar, and the checks are a tenth of a parse.
-    Within the block they are skipped, and checked again after it, unless a run (`trusting_run`)
-    holds them aside until its end: setting a class attribute empties the type caches of all of
-    libcst's node classes. One thread parses at a time in a process (the parsing thread, a worker)."""
+    hand: the nodes its parser makes pass most checks by its grammar, and those checks are a tenth of
+    a parse. Within the block they are skipped for the classes whose checks are all such
+    (GRAMMAR_CHECKS), and all are made again after it, unless a run (`trusting_run`) holds them aside
+    until its end: setting a class attribute empties the type caches of all of libcst's node
+    classes. One thread parses at a time in a process (the parsing thread, a worker)."""
     from libcst._nodes.base import CSTNode
 
+    _parsing_thread[0] = threading.get_ident()
     if _set_aside:
         yield
         return
+    if not _trusted:
+        _trusted.append(_trusted_classes(CSTNode))
     _set_aside.append(CSTNode.__dict__["__post_init__"])
     CSTNode.__post_init__ = _made_by_parser
     try:

@@ -531,6 +531,73 @@ def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
         cst.Name("not a name")
 
 
+# Texts around libcst's node checks: those its grammar lets through and a check refuses, and valid ones
+# near them.
+CHECKED_TEXTS = [
+    "x = b'a' 'b'\n",
+    "x = 'a' rb'b'\n",
+    "x = f'a' b'b'\n",
+    "try:\n    pass\nexcept:\n    pass\nexcept ValueError:\n    pass\n",
+    "try:\n    pass\n",
+    "f(a=1, b)\n",
+    "f(**a, *b)\n",
+    "f(**a, b)\n",
+    "def f(a=1, b): pass\n",
+    "def f(**a, b): pass\n",
+    "lambda a=1, b: 0\n",
+    "class A(**k, b): pass\n",
+    "x = f'{a!z}'\n",
+    "x = 1if y else 2\n",
+    "x = [a for a in(b)if(c)]\n",
+    "x = 'a' 'b' f'{c}'\n",
+    "try:\n    pass\nexcept(E)as e:\n    pass\nexcept:\n    pass\n",
+    "def f(a, /, b=1, *c, d, **e): pass\n",
+    "with (a as b, c as d): pass\n",
+]
+
+
+@pytest.mark.parametrize("text", CHECKED_TEXTS)
+def test_the_node_checks_left_in_place_refuse_what_all_checks_refuse(text):
+    import libcst as cst
+
+    def outcome(parse):
+        try:
+            parse(text)
+        except Exception as exc:  # a ParserSyntaxError or a CSTValidationError
+            return type(exc).__name__
+        return "parsed"
+
+    def trusted(text):
+        with runner.trusting_parser():
+            cst.parse_module(text)
+
+    assert outcome(trusted) == outcome(cst.parse_module)
+    found = runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics
+    if outcome(cst.parse_module) != "parsed":
+        assert [d.code for d in found] == ["LL000"]
+
+
+def test_nodes_another_thread_makes_during_a_parse_are_checked():
+    import threading
+
+    import libcst as cst
+
+    refused = []
+
+    def elsewhere():
+        try:
+            cst.Name("not a name")
+        except cst.CSTValidationError:
+            refused.append(True)
+
+    with runner.trusting_parser():
+        cst.parse_module("x = 1\n")
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+    assert refused == [True]
+
+
 def test_a_run_sets_the_node_checks_aside_from_its_first_parse_to_its_end(tree, monkeypatch):
     from libcst._nodes.base import CSTNode
 
