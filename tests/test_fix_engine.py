@@ -543,3 +543,47 @@ def test_a_token_line_for_a_claim_in_a_decorated_class_header_goes_above_the_dec
         "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
         '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
     )
+
+
+def test_a_claim_in_a_def_header_belongs_to_the_scope_the_def_runs_in():
+    """Decorators and defaults run where the `def` runs, once: not a token per call of the function."""
+    text = (
+        "import functools\n"
+        "import redis\n"
+        "\n"
+        "r = redis.Redis()\n"
+        "\n"
+        "\n"
+        "def job(key, done=r.set(\"lock:x\", \"1\", nx=True, ex=30)):\n"
+        "    r.delete(\"lock:x\")\n"
+        "\n"
+        "\n"
+        "@functools.lru_cache\n"
+        "def other(key, done=r.set(\"lock:y\", \"1\", nx=True, ex=30)):\n"
+        "    r.delete(\"lock:y\")\n"
+    )
+    result, _ = lint_bytes(text.encode(), "x.py", Settings(fix=True, unsafe_fixes=True))
+    assert result.fixed_text is None
+    assert [(d.code, d.start.line, d.fix) for d in result.diagnostics] == [
+        ("LL002", 7, None), ("LL001", 8, None), ("LL002", 12, None), ("LL001", 13, None)
+    ]
+    assert all("(no automatic fix: the " in d.message and "in another function" in d.message for d in result.diagnostics)
+
+
+def test_a_claim_in_a_nested_def_header_gets_its_token_in_the_outer_function():
+    text = (
+        "def outer(r, f):\n"
+        "    @wraps(f)\n"
+        "    def inner(done=r.set(\"k\", \"1\", nx=True, px=30000)):\n"
+        "        pass\n"
+        "    r.delete(\"k\")\n"
+    )
+    assert _fixed(text) == HEADER + (
+        "def outer(r, f):\n"
+        "    token = secrets.token_hex(16)\n"
+        "    @wraps(f)\n"
+        "    def inner(done=r.set(\"k\", token, nx=True, px=30000)):\n"
+        "        pass\n"
+        "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
+        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
+    )

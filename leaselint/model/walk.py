@@ -35,6 +35,8 @@ class Walker(cst.CSTVisitor):
         self.scope_stack: list[Scope] = []
         self.class_stack: list[ClassInfo | None] = []
         self.statements: list[tuple[cst.CSTNode, bool]] = []
+        # Function bodies not yet entered: body id -> the function's scope.
+        self.bodies: dict[int, Scope] = {}
         self.blocks: list[bool] = [True]
         self.calls: list[CallSite] = []
         self.awaited: set[int] = set()
@@ -94,12 +96,11 @@ class Walker(cst.CSTVisitor):
         if cls is not None:
             cls.methods[node.name.value] = scope
         self.scopes.append(scope)
-        self.scope_stack.append(scope)
-        self.class_stack.append(None)
+        # Decorators, defaults and annotations run where the `def` runs: the function's own scope
+        # begins at its body (`_enter_block`).
+        self.bodies[id(node.body)] = scope
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scope_stack.pop()
-        self.class_stack.pop()
         self.statements.pop()
 
     def _outer_function_scope(self) -> Scope:
@@ -206,11 +207,18 @@ class Walker(cst.CSTVisitor):
         self.in_body.pop()
 
     def _enter_block(self, node: cst.BaseSuite) -> None:
+        scope = self.bodies.pop(id(node), None)
+        if scope is not None:
+            self.scope_stack.append(scope)
+            self.class_stack.append(None)
         # Between an `if` and its body only its test is visited, which holds no statement.
         if self.ifs and self.ifs[-1].body is node:
             self.in_body[-1] = True
 
     def _leave_block(self, node: cst.BaseSuite) -> None:
+        if self.scope.node is not None and getattr(self.scope.node, "body", None) is node and len(self.scope_stack) > 1:
+            self.scope_stack.pop()
+            self.class_stack.pop()
         if self.ifs and self.ifs[-1].body is node:
             self.in_body[-1] = False
 
