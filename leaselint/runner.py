@@ -183,14 +183,17 @@ def _made_by_parser(node) -> None:
 
 
 def _trusted_classes(base) -> frozenset:
-    found, todo = set(), [base]
-    while todo:
-        cls = todo.pop()
-        todo.extend(cls.__subclasses__())
-        checks = [k for k in cls.__mro__ if "_validate" in k.__dict__ and k is not base]
-        if all(k.__module__.startswith("libcst.") and k.__name__ in GRAMMAR_CHECKS for k in checks):
-            found.add(cls)
-    return frozenset(found)
+    from leaselint.model.traverse import _subclasses
+
+    return frozenset(
+        cls
+        for cls in _subclasses(base)
+        if all(
+            k.__module__.startswith("libcst.") and k.__name__ in GRAMMAR_CHECKS
+            for k in cls.__mro__
+            if "_validate" in k.__dict__ and k is not base
+        )
+    )
 
 
 # libcst's node check while it is set aside, and whether a run of many files holds it aside.
