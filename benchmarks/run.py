@@ -732,24 +732,42 @@ def _parse_one(data: bytes) -> int:
     return 0
 
 
-def floor_cmd(tree: str, jobs: int):
+def _parse_with_positions(data: bytes) -> int:
+    """A parse and libcst's own PositionProvider over the tree, as a libcst linter that reports
+    positions pays for them (the tree is not copied: nothing changes it)."""
+    import libcst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    MetadataWrapper(libcst.parse_module(data.decode("utf-8")), unsafe_skip_copy=True).resolve(PositionProvider)
+    return 0
+
+
+# The floors measured on (c): (row name, --floor-kind).
+FLOORS = (("libcst floor", "parse"), ("libcst parse + PositionProvider", "positions"))
+
+
+def floor_cmd(tree: str, jobs: int, kind: str = "parse"):
     """The command of a floor run, as `measure` takes it."""
-    return lambda i: [sys.executable, __file__, "--floor", tree, "--floor-jobs", str(jobs)]
+    return lambda i: [sys.executable, __file__, "--floor", tree, "--floor-jobs", str(jobs), "--floor-kind", kind]
 
 
-def floor_main(tree: str, jobs: int) -> None:
-    """Walk, read every file in this process, parse them in `jobs` processes (fork, like leaselint)."""
+def floor_main(tree: str, jobs: int, kind: str = "parse") -> None:
+    """Walk, read every file in this process, parse them in `jobs` processes (fork, like leaselint);
+    with kind "positions", also resolve libcst's PositionProvider on each tree."""
     import libcst  # noqa: F401  (timed: leaselint imports it too)
 
+    one = _parse_with_positions if kind == "positions" else _parse_one
+    if kind == "positions":
+        import libcst.metadata  # noqa: F401  (imported before the pool forks, as leaselint's model is)
     datas = [path.read_bytes() for path in python_files(Path(tree))]
     if jobs <= 1:
         for data in datas:
-            _parse_one(data)
+            one(data)
         return
     context = multiprocessing.get_context("fork")
     chunk = max(1, len(datas) // (jobs * 32))  # chunks as leaselint's (CHUNKS_PER_WORKER)
     with context.Pool(jobs) as pool:
-        for _ in pool.imap(_parse_one, datas, chunksize=chunk):
+        for _ in pool.imap(one, datas, chunksize=chunk):
             pass
 
 
@@ -838,6 +856,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--note", help="a line for the report's machine table (e.g. which leaselint commit is installed)")
     p.add_argument("--floor", help=argparse.SUPPRESS)
     p.add_argument("--floor-jobs", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument("--floor-kind", choices=[kind for _, kind in FLOORS], default="parse", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.quick:
         args.runs = args.fast_runs = args.slow_runs = args.slowest_runs = args.fixit_runs = 1
@@ -862,7 +881,7 @@ def main(argv: list[str] | None = None) -> int:
     global ENV
     args = parse_args(argv)
     if args.floor:
-        floor_main(args.floor, args.floor_jobs)
+        floor_main(args.floor, args.floor_jobs, args.floor_kind)
         return 0
     made = args.work_dir is None
     work = Path(args.work_dir or tempfile.mkdtemp(prefix="leaselint-bench-")).resolve()
@@ -920,7 +939,8 @@ class Report(Bench):
         (warm / "lease.py").write_text(lease_module(random.Random(0)), encoding="utf-8")
         (warm / ".semgrepignore").write_text("# scan every file\n")
         run_once([*ll, "--isolated", "--no-cache", str(warm)])
-        run_once([sys.executable, __file__, "--floor", str(warm), "--floor-jobs", "2"])
+        for _, kind in FLOORS:
+            run_once(floor_cmd(str(warm), 2, kind)(0))
         for name, cmd in commands.items():
             if tools[name]:
                 run_once(cmd(str(warm)), cwd=str(warm))
@@ -964,7 +984,8 @@ class Report(Bench):
                 self._leaselint(letter, path, name, commands["ruff"](path) if ruff_in_turns else None, floor_in_turns)
             if "floor" in want and letter == "c" and not floor_in_turns:
                 for jobs in (1, 2):
-                    self.measure(f"libcst floor, {jobs} proc", name, floor_cmd(path, jobs), ok=(0,), at_least=args.slow_runs)
+                    for floor, kind in FLOORS:
+                        self.measure(f"{floor}, {jobs} proc", name, floor_cmd(path, jobs, kind), ok=(0,), at_least=args.slow_runs)
             for tool in ("ruff", "semgrep", "bandit", "fixit"):
                 if tool not in want or not tools[tool] or (tool == "ruff" and ruff_in_turns):
                     continue
@@ -1017,7 +1038,8 @@ class Report(Bench):
                 specs = []
                 for jobs in (1, 2):
                     specs.append({"tool": f"leaselint cold --jobs {jobs}", "make_cmd": cold(f"jobs {jobs}", ["--jobs", str(jobs)])})
-                    specs.append({"tool": f"libcst floor, {jobs} proc", "make_cmd": floor_cmd(path, jobs), "ok": (0,)})
+                    for floor, kind in FLOORS:
+                        specs.append({"tool": f"{floor}, {jobs} proc", "make_cmd": floor_cmd(path, jobs, kind), "ok": (0,)})
                 self.measure_in_turns(name, specs, at_least=self.args.slow_runs)
             else:
                 for jobs in (1, 2):
@@ -1200,6 +1222,14 @@ class Report(Bench):
                 "≤ 1.5",
                 lambda v: v <= 1.5,
             ))
+        for jobs in (1, 2):
+            rows.append((
+                f"leaselint --jobs {jobs} / libcst parse + PositionProvider, {jobs} proc (c), for reference",
+                ratio(self._get(f"leaselint cold --jobs {jobs}", "c"), self._get(f"libcst parse + PositionProvider, {jobs} proc", "c")),
+                "",
+                None,
+            ))
+        rows.append(("libcst parse + PositionProvider / libcst floor, 1 proc (c), for reference", ratio(self._get("libcst parse + PositionProvider, 1 proc", "c"), self._get("libcst floor, 1 proc", "c")), "", None))
         rows.append(("leaselint --jobs 1 / --jobs 2 (c)", ratio(self._get("leaselint cold --jobs 1", "c"), self._get("leaselint cold --jobs 2", "c")), "≥ 1.7", lambda v: v >= 1.7))
         rows.append(("libcst floor 1 proc / 2 proc (c), for reference", ratio(self._get("libcst floor, 1 proc", "c"), self._get("libcst floor, 2 proc", "c")), "", None))
         add("### Ratios and targets (from the medians, compared unrounded)\n")
