@@ -564,6 +564,9 @@ class LeaseFixer:
 
     def header_edit(self, logging: bool, secrets: bool, script: bool = True) -> list[Edit]:
         """Imports where isort would put them, and the script constant after the imports."""
+        for name, needed in (("secrets", secrets), ("logging", logging and not self.model.logger_name)):
+            if needed and name in self.model.shadowed_modules:
+                raise NoFix(f"the name `{name}` is bound to something else in this module, and the fix calls the {name} module")
         wanted = []
         if logging and not self.model.logger_name and "logging" not in self.model.imported_modules:
             wanted.append("logging")

@@ -1253,6 +1253,46 @@ class BlindRelease(Rule):
             column=13,
             message_contains='`delete` deletes the key of lock `f"lock',
         ),
+        # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def rotate_keys(tenant):
+                secrets = load_secrets(tenant)
+                if not r.set(f"lock:rotate:{tenant}", "1", nx=True, ex=300):
+                    return
+                try:
+                    rotate(secrets)
+                finally:
+                    r.delete(f"lock:rotate:{tenant}")
+        """,
+            line=13,
+            column=9,
+            message_contains="the name `secrets` is bound to something else in this module",
+        ),
+        # A parameter named `logging`, and no logger to report a lost lease with.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token, logging=True):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job, logging)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """,
+            line=11,
+            column=13,
+            message_contains="the name `logging` is bound to something else in this module",
+        ),
     ]
 
 

@@ -32,6 +32,7 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
     return dict(
         logger_name=logger_name,
         imported_modules={bound for bound, dotted in walker.imports.items() if bound == dotted},
+        shadowed_modules=frozenset(name for name in ("secrets", "logging") if walker.rebinds(name)),
         module_names=set(scope.bindings),
         script_constant=script_constant,
         header_position=header,

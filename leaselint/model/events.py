@@ -165,6 +165,8 @@ class LeaseModel:
     # Module facts the fixes need.
     logger_name: str | None
     imported_modules: set[str]
+    # Of the modules a fix calls (secrets, logging), those whose name the module binds to something else.
+    shadowed_modules: frozenset[str]
     module_names: set[str]
     script_constant: str | None
     header_position: Position

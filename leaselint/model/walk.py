@@ -42,6 +42,9 @@ class Walker(cst.CSTVisitor):
         self.awaited: set[int] = set()
         self.statement_calls: dict[int, str] = {}
         self.imports: dict[str, str] = {}
+        # `import x` statements by the name they bind (x), and every class, for `rebinds`.
+        self.plain_imports: dict[str, int] = {}
+        self.classes: list[ClassInfo] = []
         # Calls of plain names (`release_lock(name)`), to follow a parameter to its callers.
         self.name_calls: dict[str, list[tuple[cst.Call, Scope]]] = {}
         self.import_lines: list[cst.SimpleStatementLine] = []
@@ -59,6 +62,13 @@ class Walker(cst.CSTVisitor):
         self.ifs: list[cst.If] = []
         self.in_body: list[bool] = []
 
+    def rebinds(self, name: str) -> bool:
+        """Whether the module binds `name` to anything but the module of that name (a variable, a
+        parameter, a function, `from x import name`, `import y as name`) in any scope."""
+        bound = sum(len(scope.bindings.get(name, ())) + scope.params.count(name) for scope in self.scopes)
+        bound += sum(len(info.bindings.get(name, ())) for info in self.classes)
+        return bound > self.plain_imports.get(name, 0)
+
     # Scopes ---------------------------------------------------------------
 
     @property
@@ -74,7 +84,9 @@ class Walker(cst.CSTVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._push_statement(node)
         self.scope.bind(node.name.value, None)
-        self.class_stack.append(ClassInfo(name=node.name.value, node=node))
+        info = ClassInfo(name=node.name.value, node=node)
+        self.classes.append(info)
+        self.class_stack.append(info)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.class_stack.pop()
@@ -165,6 +177,7 @@ class Walker(cst.CSTVisitor):
             else:
                 bound = dotted.split(".")[0]
                 self.imports[bound] = bound
+                self.plain_imports[bound] = self.plain_imports.get(bound, 0) + 1
             self._bind_name(bound, None)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
