@@ -197,6 +197,18 @@ class LeaseFixer:
         token.code = f"{self_name}.{attr}"
         return token
 
+    def _not_overwritten(self, lease: Lease) -> None:
+        for write in lease.overwrites:
+            if type(write.value) is cst.Name and all(
+                type(c.value) is cst.Name and c.value.value == write.value.value and not self._weak(c) for c in lease.claims
+            ):
+                continue  # the same fresh token written again (a renewal): the release still matches
+            line = write.start.line
+            raise NoFix(
+                f"line {line} writes the key again after the claim, replacing the token a checked release "
+                "would compare with (and the claim's lifetime): keep the claim's value until the release"
+            )
+
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
         values = self.model.resolver.self_attr_values(attr, claim.scope)
         return bool(values) and all(where.name == "__init__" for _, where in values)
@@ -234,12 +246,18 @@ class LeaseFixer:
 
     def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
+        self._not_overwritten(lease)
+        # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
+        # attempt's token (which the key cannot hold).
         releases = [
             r
             for r in lease.releases
             if not r.deliberate
+            and r.after_failed_claim is None
             and (r.scope is claim.scope or (r.scope.cls is not None and r.scope.cls is claim.scope.cls))
         ]
+        if not releases and any(r.after_failed_claim is not None for r in lease.releases):
+            raise NoFix("no release in reach holds the lease: the delete runs after the claim failed")
         if not releases:
             raise NoFix("the release is in another function: return the token from the claim and pass it on")
         edits: list[Edit] = []
@@ -395,6 +413,7 @@ class LeaseFixer:
         `token_code` is a token already in scope (the one a client-side check compared with);
         `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
         """
+        self._not_overwritten(lease)
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
@@ -463,7 +482,17 @@ class LeaseFixer:
         guard = release.after_failed_claim
         if release.usage != "statement" or guard is None:
             raise NoFix("the delete is part of a larger statement")
-        branch = guard.body if contains(guard.body, release.statement) else guard.orelse.body  # type: ignore[union-attr]
+        if contains(guard.body, release.statement):
+            branch = guard.body
+        elif guard.orelse is not None and contains(guard.orelse, release.statement):
+            branch = guard.orelse.body
+        else:
+            raise NoFix("the delete follows the claim's early exit: remove it by hand")
+        if _reads_lifetime(branch, release.statement):
+            raise NoFix(
+                "the delete clears a claim left without a lifetime: once every claim sets its lifetime "
+                "in the claim itself (LL005), remove it"
+            )
         alone = isinstance(branch, cst.IndentedBlock) and len(branch.body) == 1
         if alone:
             edit = self._replace(release.statement, "pass")
@@ -620,6 +649,24 @@ class LeaseFixer:
                 return start, False
             after_stdlib = after
         return self.model.header_position, False
+
+
+def _reads_lifetime(branch: cst.CSTNode, statement: cst.CSTNode) -> bool:
+    """An `if` around `statement` in `branch` asks for a key's remaining lifetime (`r.ttl(k) == -1`)."""
+    for node in _nodes(branch):
+        if type(node) is cst.If and contains(node.body, statement):
+            for inner in _nodes(node.test):
+                if type(inner) is cst.Call and type(inner.func) is cst.Attribute and inner.func.attr.value in ("ttl", "pttl"):
+                    return True
+    return False
+
+
+def _nodes(tree: cst.CSTNode):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
 
 
 def whole_guard(release: Release) -> cst.CSTNode | None:

@@ -1253,6 +1253,118 @@ class BlindRelease(Rule):
             column=13,
             message_contains='`delete` deletes the key of lock `f"lock',
         ),
+        # After `if <claim>: return`, the code runs only when the claim failed: the key is another
+        # worker's, and a compare with this attempt's token could never match.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key):
+                if r.set(key, "1", nx=True, ex=30):
+                    return True
+                r.delete(key)
+                return False
+        """,
+            line=9,
+            column=5,
+            message_contains="runs after the claim failed: the key is another worker's claim, and this frees it "
+            "(no automatic fix: the delete follows the claim's early exit",
+        ),
+        # A stale-claim recovery: the delete clears a key left without a lifetime (SETNX then EXPIRE).
+        # Removing it would leave such a key for ever; it goes once the claim sets its lifetime.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key):
+                if r.setnx(key, "1"):
+                    r.expire(key, 30)
+                    return True
+                else:
+                    if r.ttl(key) == -1:
+                        r.delete(key)
+                return False
+        """,
+            line=12,
+            column=13,
+            message_contains="(no automatic fix: the delete clears a claim left without a lifetime",
+        ),
+        # The key is written again after the claim: a checked release would compare with "busy" and
+        # never free the key (which has lost its lifetime too).
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def build_thumbnail(name):
+                if r.set(name, "lock", nx=True, px=35000):
+                    r.set(name, "busy")
+                    try:
+                        render(name)
+                    finally:
+                        r.delete(name)
+        """,
+            line=12,
+            column=13,
+            message_contains="(no automatic fix: line 8 writes the key again after the claim",
+        ),
+        # The same fresh token written again (a renewal with XX) keeps the release's compare true.
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, px=30000):
+                    try:
+                        step(job)
+                        r.set(f"lock:{job}", token, xx=True, px=30000)
+                        step(job)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """,
+            line=16,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, px=30000):
+                    try:
+                        step(job)
+                        r.set(f"lock:{job}", token, xx=True, px=30000)
+                        step(job)
+                    finally:
+                        if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(
             """\

@@ -141,6 +141,26 @@ class FixedToken(Rule):
         ),
     ]
     INVALID = [
+        # The only delete runs after the claim failed: the fix has no release to hand a token to (a
+        # compare with this attempt's token could never match there).
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key):
+                if r.set(key, "1", nx=True, ex=30):
+                    return True
+                else:
+                    r.delete(key)
+                return False
+        """,
+            line=7,
+            column=19,
+            message_contains="no automatic fix: no release in reach holds the lease: the delete runs after the claim failed",
+        ),
         Invalid(
             """\
             import redis

@@ -171,6 +171,13 @@ def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
     return isinstance(node, cst.Name) and walker.assigned.get(id(claim.call)) == node.value
 
 
+def _exits(block: cst.BaseSuite) -> bool:
+    """The block ends in `return`, `raise`, `continue` or `break`."""
+    last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else block
+    small = getattr(last, "body", ())
+    return bool(small) and isinstance(small[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
     return contains_call_or_name(operand, call, name)
 
@@ -528,6 +535,22 @@ class Classifier:
                     continue
                 if (negated and in_body) or (not negated and not in_body):
                     return guard
+        return self._after_early_exit(release, claims)
+
+    def _after_early_exit(self, release: Release, claims: list[Claim]) -> cst.If | None:
+        """`if r.set(k, ...): return True` (the claim itself, or the name of its result, as the whole
+        test) earlier in the function's body than the release: the code after it runs only when the
+        claim failed."""
+        body = getattr(release.scope.node, "body", None)
+        statements = body.body if isinstance(body, (cst.IndentedBlock, cst.Module)) else ()
+        for statement in statements if claims else ():
+            if self.positions[statement].end.line >= release.start.line:
+                break
+            if type(statement) is not cst.If or statement.orelse is not None or not _exits(statement.body):
+                continue
+            test = statement.test.expression if type(statement.test) is cst.Await else statement.test
+            if any(test is c.call or _is_result(test, c, self.walker) for c in claims):
+                return statement
         return None
 
     def _after(self, release: Release, wanted: str) -> bool:
@@ -703,6 +726,11 @@ def pair(
             if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
                 if any(_near(write, claim) for claim in lease.claims):
                     lease.side_writes.append(write)
+            elif (write.receiver_shape, write.key_shape) == (lease.receiver_shape, lease.key_shape):
+                if all(write.call is not c.call for c in lease.claims) and any(
+                    write.scope is c.scope and c.start <= write.start for c in lease.claims
+                ):
+                    lease.overwrites.append(write)
         for expire in expiries:
             if (expire.receiver_shape, expire.key_shape) == (lease.receiver_shape, lease.key_shape):
                 if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
