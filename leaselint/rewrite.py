@@ -313,6 +313,13 @@ class LeaseFixer:
             gets = options["gets"].format(**fill).replace(" = ", f" = {awaited}", 1)
             expire = awaited + options["expire"].format(**fill)
             compare = options.get("compare", "{stored} != ({token}.encode() if isinstance({token}, str) else {token})")
+            client = release.client_call
+            if "compare" not in options and client is not None:
+                if any(a.star == "**" for a in client.args):
+                    raise NoFix("the client's options come from a dict, so leaselint cannot tell how `gets` returns the token")
+                if any(a.keyword is not None and a.keyword.value == "serde" for a in client.args):
+                    # A serde gives back the value as stored (a str stays a str), not bytes.
+                    compare = "{stored} != {token}"
             lines = [gets]
             if "comment" in options:
                 lines.append(f"# {options['comment']}")

@@ -1365,6 +1365,26 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        # The client's options come from a dict: a serde there would change what `gets` returns.
+        Invalid(
+            """\
+            from pymemcache.client.base import Client
+
+            OPTIONS = {"timeout": 1, "default_noreply": False}
+            mc = Client(("127.0.0.1", 11211), **OPTIONS)
+
+
+            def run(job, token):
+                if mc.add("lock:" + job, token, 60):
+                    try:
+                        work(job)
+                    finally:
+                        mc.delete("lock:" + job)
+        """,
+            line=12,
+            column=13,
+            message_contains="(no automatic fix: the client's options come from a dict",
+        ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(
             """\

@@ -264,3 +264,27 @@ def test_ll008_fix_makes_add_answer_false(tmp_path, memcached_server, memcached_
     # And with the key free, the fixed add still claims.
     memcached_client.delete(KEY)
     assert module.run_job("nightly", b"worker-a-token", lambda: None, LONG_EXPIRE_S) is True
+
+
+# The same job on a client with a serde: `gets` gives back the token as it was stored (a str), not bytes.
+SERDE_JOB = RUN_JOB.replace(
+    "from pymemcache.client.base import Client\n",
+    "from pymemcache import serde\nfrom pymemcache.client.base import Client\n",
+).replace("default_noreply=False)", "serde=serde.pickle_serde, default_noreply=False)")
+
+
+def test_fix_on_a_client_with_a_serde_compares_the_token_as_stored(tmp_path, memcached_server, memcached_client, loaded, caplog):
+    assert SERDE_JOB != RUN_JOB
+    path = fix_copy(tmp_path, on_server(SERDE_JOB, memcached_server))
+    assert "        if stored != token or not mc.cas(key, b\"\", cas_id, expire=-1, noreply=False):\n" in path.read_text(encoding="utf-8")
+    module = loaded(path)
+    # A run that ends in time releases its own claim (a bytes compare never matched a str token).
+    assert module.run_job("daily", lambda: None, LONG_EXPIRE_S) is True
+    assert memcached_client.get("job:daily") is None
+    assert lost_lease_warnings(caplog, module) == []
+    # A's deadline passes and B claims: A's release leaves B's claim alone and reports the lost lease.
+    t = replay(module, memcached_client)
+    assert t.a_claimed is True and t.expired_before_b is True and t.b_claimed is True
+    assert t.after_a_release == B_TOKEN
+    assert t.c_got_in is False
+    assert_reported_lost(caplog, module, KEY)
