@@ -21,6 +21,7 @@ from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
 from leaselint.model.values import FIXED, GUESSABLE
+from leaselint.model.walk import dotted
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
 # A conditional delete's own condition, replaced whole by the fix's.
@@ -197,6 +198,17 @@ class LeaseFixer:
         token.code = f"{self_name}.{attr}"
         return token
 
+    @staticmethod
+    def _fits_client(events) -> None:
+        """The fix writes the API of the claim's store (the first event's): not for a client made by a
+        maker with another API."""
+        other = events[0].store.other_api
+        for event in events if other is not None else ():
+            if event.client_call is not None:
+                maker = dotted(event.client_call.func).split(".")[-1]
+                if maker in other[0]:
+                    raise NoFix(other[1].format(maker=maker))
+
     def _not_overwritten(self, lease: Lease) -> None:
         for write in lease.overwrites:
             if type(write.value) is cst.Name and all(
@@ -247,6 +259,7 @@ class LeaseFixer:
     def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
         self._not_overwritten(lease)
+        self._fits_client([*lease.claims, *lease.releases])
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
         releases = [
@@ -421,6 +434,7 @@ class LeaseFixer:
         `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
         """
         self._not_overwritten(lease)
+        self._fits_client([*lease.claims, release])
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
@@ -568,6 +582,7 @@ class LeaseFixer:
 
     def merge_lifetime(self, claim, expire) -> Fix:
         """LL005: `setnx(k, v)` then `expire(k, ttl)` -> one `set(k, v, nx=True, ex=ttl)`."""
+        self._fits_client([claim])
         units = {where.keyword for spec in claim.store.claims if spec.method == "set" for where in spec.lifetime}
         if claim.method not in ("set", "setnx") or expire.unit not in units or expire.usage != "statement":
             raise NoFix("the claim cannot take the lifetime in the same call")

@@ -141,6 +141,26 @@ class ClaimWithoutDeadline(Rule):
         ),
     ]
     INVALID = [
+        # aioredis 1.x: its `set` takes `expire=` and `exist=`, not `nx=`/`ex=`, so no fix is written.
+        Invalid(
+            """\
+            import aioredis
+
+
+            async def job(name):
+                redis = await aioredis.create_redis_pool("redis://localhost")
+                if not await redis.setnx(f"lock:{name}", "1"):
+                    return
+                await redis.expire(f"lock:{name}", 30)
+                try:
+                    await work(name)
+                finally:
+                    await redis.delete(f"lock:{name}")
+        """,
+            line=6,
+            column=18,
+            message_contains="(no automatic fix: the client comes from aioredis 1.x (`create_redis_pool`)",
+        ),
         Invalid(
             """\
             import redis

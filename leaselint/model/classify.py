@@ -315,8 +315,10 @@ class Classifier:
             return []
         node = receiver
         made = None
-        while isinstance(node, (cst.Subscript, cst.Call, cst.Attribute)):
-            if isinstance(node, cst.Call):
+        while isinstance(node, (cst.Subscript, cst.Call, cst.Attribute, cst.Await)):
+            if isinstance(node, cst.Await):
+                node = node.expression
+            elif isinstance(node, cst.Call):
                 made = made or node
                 node = node.func
             elif isinstance(node, cst.Attribute) and not self.resolver.is_self(node.value, scope):
