@@ -59,6 +59,30 @@ class SwallowedLostRelease(Rule):
     fix_availability = "sometimes"
 
     VALID = [
+        # A stale-lock takeover: the filter deletes the record only once its lifetime has passed, in
+        # one server step (a range on the lifetime is no holder check, and no blind release either).
+        Valid(
+            """\
+            import datetime
+            import time
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().app.locks
+
+
+            def acquire():
+                while True:
+                    now = datetime.datetime.now(datetime.timezone.utc)
+                    try:
+                        locks.insert_one({"_id": "migrate", "expires_at": now + datetime.timedelta(minutes=10)})
+                        return
+                    except DuplicateKeyError:
+                        locks.delete_one({"_id": "migrate", "expires_at": {"$lt": now}})
+                    time.sleep(1)
+        """
+        ),
         Valid(
             """\
             import logging

@@ -438,12 +438,12 @@ class Classifier:
             if document is None or document.key is None:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
-            common, _ = self._common(site, store, key, document, document.key_field)
+            common, in_pipeline = self._common(site, store, key, document, document.key_field)
         else:
             key = get_arg(call, spec.key)
             if key is None:
                 return None
-            common, _ = self._common(site, store, key)
+            common, in_pipeline = self._common(site, store, key)
             value = get_arg(call, spec.value) if spec.value is not None else None
         result_name = self.walker.assigned.get(id(call))
         reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
@@ -457,6 +457,7 @@ class Classifier:
             result_name=result_name,
             result_reads=reads,
             document=document,
+            in_pipeline=in_pipeline,
         )
 
     def _document_claim(self, call: cst.Call, spec: ClaimSpec):
@@ -672,7 +673,7 @@ class Classifier:
                     spec=spec,
                     checked=spec.checked or document.checked,  # type: ignore[union-attr]
                     usage=site.usage,
-                    deliberate=_deliberate(site),
+                    deliberate=_deliberate(site) or document.expired_only,  # type: ignore[union-attr]
                     token=document.token,  # type: ignore[union-attr]
                     document=document,
                 )

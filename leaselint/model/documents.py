@@ -36,6 +36,9 @@ class Document:
     # The filter or key dict a fix adds the token to.
     dict_node: cst.Dict | None = None
     checked: bool = False
+    # A delete whose filter asks for a past lifetime (`"expires_at": {"$lt": now}`): it takes over an
+    # expired claim on purpose, in one server step.
+    expired_only: bool = False
 
 
 def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
@@ -199,13 +202,29 @@ def mongo_release(call: cst.Call) -> Document | None:
     fields, _ = _fields(node)
     if "_id" not in fields:
         return None
+    expired_only = any(
+        name not in TOKEN_FIELDS and any(word in name.lower() for word in LIFETIME_WORDS) and _operators(value) & {"$lt", "$lte"}
+        for name, value in fields.items()
+    )
     return Document(
         key_field="_id",
         key=fields["_id"],
         fields=fields,
         dict_node=node if isinstance(node, cst.Dict) else None,
-        checked=len(fields) > 1,
+        # A range (`{"$lt": now}`) is no holder check: only a field matched to a value is.
+        checked=any(name != "_id" and not _operators(value) & RANGES for name, value in fields.items()),
+        expired_only=expired_only,
     )
+
+
+RANGES = frozenset({"$lt", "$lte", "$gt", "$gte"})
+
+
+def _operators(value: cst.BaseExpression) -> set[str]:
+    """The query operators of a filter value (`{"$lt": now}` -> {"$lt"})."""
+    if not isinstance(value, cst.Dict):
+        return set()
+    return {literal_string(e.key) or "" for e in value.elements if isinstance(e, cst.DictElement)}
 
 
 # etcd ----------------------------------------------------------------------

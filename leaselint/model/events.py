@@ -58,6 +58,8 @@ class Claim(Event):
     result_reads: int = 0
     # For claims inside a document (DynamoDB, MongoDB, etcd): the fields read from it.
     document: Document | None = None
+    # Queued on a pipeline: its answer comes from the pipeline's execute().
+    in_pipeline: bool = False
 
 
 @dataclass(eq=False)
