@@ -787,15 +787,18 @@ def _passes_through(event) -> bool:
     """A store API wrapper (`def delete(self, key): self._cache.delete(key)`), not a lease of its own.
 
     The call sits in a function named like a claim or release method of the stores, and its key is
-    that function's parameter (normalised, perhaps, as in `key = self.make_key(key)`).
+    that function's parameter (normalised, perhaps, as in `key = self.make_key(key)`), or a namespace
+    made of its parameters alone (`f"{tenant}:{key}"`, no word of a lock in it).
     """
     name = event.scope.name.lstrip("_")
     key = event.key
-    return (
-        name in stores.method_names()
-        and isinstance(key, cst.Name)
-        and key.value in event.scope.params
-    )
+    if name not in stores.method_names():
+        return False
+    params = set(event.scope.params)
+    if isinstance(key, cst.Name):
+        return key.value in params
+    names = free_names(event.key_shape)
+    return bool(names) and names <= params - {event.scope.self_name} and not _names_a_lock(event.key_shape)
 
 
 def _near(write: Write, claim: Claim) -> bool:
