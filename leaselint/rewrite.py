@@ -176,6 +176,10 @@ class LeaseFixer:
             return Token(f"{self_name}.{attrs.pop()}")
         attr = self._fresh_attribute(release)
         carried = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
+        names = {c.value.value for c in claims if isinstance(c.value, cst.Name)}
+        if carried and len(names) == 1 and next(iter(names)) in release.scope.params:
+            # `lock(self, task_id)` stores task_id; `unlock(self, task_id)` is handed the same one.
+            return Token(names.pop(), [], Applicability.UNSAFE)
         if carried:
             edits = [
                 self._insert_before(c.statement, f"{c.scope.self_name}.{attr} = {self._text(c.value)}")

@@ -1423,6 +1423,53 @@ class BlindRelease(Rule):
             column=13,
             message_contains="(no automatic fix: the client's options come from a dict",
         ),
+        # The release is handed the value the claim stored (a parameter of the same name): it
+        # compares with that, not with an attribute another instance never set.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            class TaskLock:
+                def __init__(self, name):
+                    self.key = f"lock:{name}"
+
+                def lock(self, task_id):
+                    return r.set(self.key, task_id, nx=True, ex=300)
+
+                def unlock(self, task_id):
+                    r.delete(self.key)
+        """,
+            line=14,
+            column=9,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            class TaskLock:
+                def __init__(self, name):
+                    self.key = f"lock:{name}"
+
+                def lock(self, task_id):
+                    return r.set(self.key, task_id, nx=True, ex=300)
+
+                def unlock(self, task_id):
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, self.key, task_id):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(
             """\
