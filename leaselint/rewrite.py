@@ -213,8 +213,16 @@ class LeaseFixer:
                 if maker in other[0]:
                     raise NoFix(other[1].format(maker=maker))
 
-    def _not_overwritten(self, lease: Lease) -> None:
+    def _not_overwritten(self, lease: Lease, release: Release | None = None, claim: Claim | None = None) -> None:
+        """No fix compares with a token that a write of the key, in reach of the release (or of the
+        claim's releases), has replaced."""
+        scope = (release or claim).scope  # type: ignore[union-attr]
         for write in lease.overwrites:
+            if write.scope is scope:
+                if release is not None and write.start.line >= release.start.line:
+                    continue  # after this release
+            elif scope.cls is None or write.scope.cls is not scope.cls:
+                continue  # another function's
             if type(write.value) is cst.Name and all(
                 type(c.value) is cst.Name and c.value.value == write.value.value and not self._weak(c) for c in lease.claims
             ):
@@ -222,7 +230,7 @@ class LeaseFixer:
             line = write.start.line
             raise NoFix(
                 f"line {line} writes the key again after the claim, replacing the token a checked release "
-                "would compare with (and the claim's lifetime): keep the claim's value until the release"
+                "would compare with: keep the claim's value until the release"
             )
 
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
@@ -262,7 +270,7 @@ class LeaseFixer:
 
     def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
-        self._not_overwritten(lease)
+        self._not_overwritten(lease, claim=claim)
         self._fits_client([*lease.claims, *lease.releases])
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
@@ -329,14 +337,9 @@ class LeaseFixer:
             fill = dict(receiver=receiver, key=key, token=token, **names)
             gets = options["gets"].format(**fill).replace(" = ", f" = {awaited}", 1)
             expire = awaited + options["expire"].format(**fill)
-            compare = options.get("compare", "{stored} != ({token}.encode() if isinstance({token}, str) else {token})")
-            client = release.client_call
-            if "compare" not in options and client is not None:
-                if any(a.star == "**" for a in client.args):
-                    raise NoFix("the client's options come from a dict, so leaselint cannot tell how `gets` returns the token")
-                if any(a.keyword is not None and a.keyword.value == "serde" for a in client.args):
-                    # A serde gives back the value as stored (a str stays a str), not bytes.
-                    compare = "{stored} != {token}"
+            # `gets` gives bytes, or with a serde the value as stored (a str stays a str): either matches.
+            default = "{stored} not in ({token}, {token}.encode() if isinstance({token}, str) else {token})"
+            compare = options.get("compare", default)
             lines = [gets]
             if "comment" in options:
                 lines.append(f"# {options['comment']}")
@@ -437,7 +440,7 @@ class LeaseFixer:
         `token_code` is a token already in scope (the one a client-side check compared with);
         `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
         """
-        self._not_overwritten(lease)
+        self._not_overwritten(lease, release=release)
         self._fits_client([*lease.claims, release])
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
@@ -513,7 +516,7 @@ class LeaseFixer:
             branch = guard.orelse.body
         else:
             raise NoFix("the delete follows the claim's early exit: remove it by hand")
-        if _reads_lifetime(branch, release.statement):
+        if _reads_lifetime(release.scope.node):
             raise NoFix(
                 "the delete clears a claim left without a lifetime: once every claim sets its lifetime "
                 "in the claim itself (LL005), remove it"
@@ -677,14 +680,13 @@ class LeaseFixer:
         return self.model.header_position, False
 
 
-def _reads_lifetime(branch: cst.CSTNode, statement: cst.CSTNode) -> bool:
-    """An `if` around `statement` in `branch` asks for a key's remaining lifetime (`r.ttl(k) == -1`)."""
-    for node in _nodes(branch):
-        if type(node) is cst.If and contains(node.body, statement):
-            for inner in _nodes(node.test):
-                if type(inner) is cst.Call and type(inner.func) is cst.Attribute and inner.func.attr.value in ("ttl", "pttl"):
-                    return True
-    return False
+def _reads_lifetime(function: cst.CSTNode) -> bool:
+    """The function asks for a key's remaining lifetime (`r.ttl(k) == -1`): a delete after a failed
+    claim there is taken to clear a claim left without one."""
+    return any(
+        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("ttl", "pttl")
+        for node in _nodes(function)
+    )
 
 
 def _nodes(tree: cst.CSTNode):

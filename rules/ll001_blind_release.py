@@ -889,7 +889,7 @@ class BlindRelease(Rule):
                         work(job)
                     finally:
                         stored, cas_id = mc.gets(f"lock:{job}")
-                        if stored != (token.encode() if isinstance(token, str) else token) or not mc.cas(f"lock:{job}", b"", cas_id, expire=-1, noreply=False):
+                        if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.cas(f"lock:{job}", b"", cas_id, expire=-1, noreply=False):
                             logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
         """,
             applicability=Applicability.SAFE,
@@ -980,7 +980,7 @@ class BlindRelease(Rule):
                     finally:
                         stored, cas_id = await mc.gets(key)
                         # exptime=2592001 is an absolute time in the past: the item expires at once
-                        if stored != (token.encode() if isinstance(token, str) else token) or not await mc.cas(key, b"", cas_id, exptime=2592001):
+                        if stored not in (token, token.encode() if isinstance(token, str) else token) or not await mc.cas(key, b"", cas_id, exptime=2592001):
                             logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
         """,
             applicability=Applicability.SAFE,
@@ -1403,28 +1403,8 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
-        # The client's options come from a dict: a serde there would change what `gets` returns.
-        Invalid(
-            """\
-            from pymemcache.client.base import Client
-
-            OPTIONS = {"timeout": 1, "default_noreply": False}
-            mc = Client(("127.0.0.1", 11211), **OPTIONS)
-
-
-            def run(job, token):
-                if mc.add("lock:" + job, token, 60):
-                    try:
-                        work(job)
-                    finally:
-                        mc.delete("lock:" + job)
-        """,
-            line=12,
-            column=13,
-            message_contains="(no automatic fix: the client's options come from a dict",
-        ),
-        # The release is handed the value the claim stored (a parameter of the same name): it
-        # compares with that, not with an attribute another instance never set.
+        # Not after a failed claim: an earlier `if` whose body ends in a loop (no early exit); an
+        # early exit on the name before the claim binds it; a claim again between the exit and the release.
         Invalid(
             """\
             import redis
@@ -1432,17 +1412,18 @@ class BlindRelease(Rule):
             r = redis.Redis()
 
 
-            class TaskLock:
-                def __init__(self, name):
-                    self.key = f"lock:{name}"
-
-                def lock(self, task_id):
-                    return r.set(self.key, task_id, nx=True, ex=300)
-
-                def unlock(self, task_id):
-                    r.delete(self.key)
+            def run(key, token, verbose):
+                if verbose:
+                    for line in ("start", key):
+                        print(line)
+                if not r.set(key, token, nx=True, ex=30):
+                    return
+                try:
+                    work()
+                finally:
+                    r.delete(key)
         """,
-            line=14,
+            line=15,
             column=9,
             fixed="""\
             import logging
@@ -1457,18 +1438,216 @@ class BlindRelease(Rule):
             r = redis.Redis()
 
 
-            class TaskLock:
+            def run(key, token, verbose):
+                if verbose:
+                    for line in ("start", key):
+                        print(line)
+                if not r.set(key, token, nx=True, ex=30):
+                    return
+                try:
+                    work()
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            message_contains="releases lease `key` without checking the holder",
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def sync(key, token):
+                done = already_synced(key)
+                if done:
+                    return
+                done = r.set(key, token, nx=True, ex=30)
+                if not done:
+                    return
+                try:
+                    work(key)
+                finally:
+                    r.delete(key)
+        """,
+            line=16,
+            column=9,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def sync(key, token):
+                done = already_synced(key)
+                if done:
+                    return
+                done = r.set(key, token, nx=True, ex=30)
+                if not done:
+                    return
+                try:
+                    work(key)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            message_contains="releases lease `key` without checking the holder",
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def run_once(key, token):
+                if r.set(key, token, nx=True, ex=30):
+                    return "queued"
+                for _ in range(3):
+                    time.sleep(1)
+                    if r.set(key, token, nx=True, ex=30):
+                        try:
+                            return work(key)
+                        finally:
+                            r.delete(key)
+                return None
+        """,
+            line=17,
+            column=17,
+            fixed="""\
+            import logging
+            import time
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def run_once(key, token):
+                if r.set(key, token, nx=True, ex=30):
+                    return "queued"
+                for _ in range(3):
+                    time.sleep(1)
+                    if r.set(key, token, nx=True, ex=30):
+                        try:
+                            return work(key)
+                        finally:
+                            if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return None
+        """,
+            message_contains="releases lease `key` without checking the holder",
+            applicability=Applicability.SAFE,
+        ),
+        # A method named like a store method that claims and releases its own key is a lease, not a wrapper.
+        Invalid(
+            """\
+            import redis
+
+
+            class Documents:
+                def __init__(self, db):
+                    self.db = db
+                    self.r = redis.Redis()
+
+                def delete(self, doc_id, token):
+                    if not self.r.set(f"deleting:{doc_id}", token, nx=True, ex=60):
+                        raise RuntimeError("busy")
+                    try:
+                        self.db.remove(doc_id)
+                    finally:
+                        self.r.delete(f"deleting:{doc_id}")
+        """,
+            line=15,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class Documents:
+                def __init__(self, db):
+                    self.db = db
+                    self.r = redis.Redis()
+
+                def delete(self, doc_id, token):
+                    if not self.r.set(f"deleting:{doc_id}", token, nx=True, ex=60):
+                        raise RuntimeError("busy")
+                    try:
+                        self.db.remove(doc_id)
+                    finally:
+                        if not self.r.eval(LEASE_RELEASE_SCRIPT, 1, f"deleting:{doc_id}", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"deleting:{doc_id}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        # The stale-claim recovery in an `elif`: kept (no fix removes it).
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key):
+                if r.setnx(key, "1"):
+                    r.expire(key, 30)
+                    return True
+                elif r.ttl(key) == -1:
+                    r.delete(key)
+                return False
+        """,
+            line=11,
+            column=9,
+            message_contains="(no automatic fix: the delete clears a claim left without a lifetime",
+        ),
+        # Another method of the class writes the key (a heartbeat storing progress): the token is gone.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            class Job:
                 def __init__(self, name):
                     self.key = f"lock:{name}"
 
-                def lock(self, task_id):
-                    return r.set(self.key, task_id, nx=True, ex=300)
+                def start(self):
+                    return r.set(self.key, "1", nx=True, ex=60)
 
-                def unlock(self, task_id):
-                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, self.key, task_id):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                def heartbeat(self, progress):
+                    r.set(self.key, progress, xx=True, ex=60)
+
+                def finish(self):
+                    r.delete(self.key)
         """,
-            applicability=Applicability.UNSAFE,
+            line=17,
+            column=9,
+            message_contains="(no automatic fix: line 14 writes the key again after the claim",
         ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(

@@ -67,7 +67,7 @@ FIXED_RELEASE = textwrap.indent(
     textwrap.dedent(
         '''\
         stored, cas_id = mc.gets(key)
-        if stored != (token.encode() if isinstance(token, str) else token) or not mc.cas(key, b"", cas_id, expire=-1, noreply=False):
+        if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.cas(key, b"", cas_id, expire=-1, noreply=False):
             logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
         '''
     ),
@@ -273,10 +273,10 @@ SERDE_JOB = RUN_JOB.replace(
 ).replace("default_noreply=False)", "serde=serde.pickle_serde, default_noreply=False)")
 
 
-def test_fix_on_a_client_with_a_serde_compares_the_token_as_stored(tmp_path, memcached_server, memcached_client, loaded, caplog):
+def test_fix_on_a_client_with_a_serde_matches_the_token_as_stored(tmp_path, memcached_server, memcached_client, loaded, caplog):
     assert SERDE_JOB != RUN_JOB
     path = fix_copy(tmp_path, on_server(SERDE_JOB, memcached_server))
-    assert "        if stored != token or not mc.cas(key, b\"\", cas_id, expire=-1, noreply=False):\n" in path.read_text(encoding="utf-8")
+    assert FIXED_RELEASE in path.read_text(encoding="utf-8")
     module = loaded(path)
     # A run that ends in time releases its own claim (a bytes compare never matched a str token).
     assert module.run_job("daily", lambda: None, LONG_EXPIRE_S) is True

@@ -174,8 +174,9 @@ def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
 def _exits(block: cst.BaseSuite) -> bool:
     """The block ends in `return`, `raise`, `continue` or `break`."""
     last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else block
-    small = getattr(last, "body", ())
-    return bool(small) and isinstance(small[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+    if not isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or not last.body:
+        return False
+    return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
@@ -547,12 +548,18 @@ class Classifier:
         body = getattr(release.scope.node, "body", None)
         statements = body.body if isinstance(body, (cst.IndentedBlock, cst.Module)) else ()
         for statement in statements if claims else ():
-            if self.positions[statement].end.line >= release.start.line:
+            where = self.positions[statement]
+            if where.end.line >= release.start.line:
                 break
             if type(statement) is not cst.If or statement.orelse is not None or not _exits(statement.body):
                 continue
             test = statement.test.expression if type(statement.test) is cst.Await else statement.test
-            if any(test is c.call or _is_result(test, c, self.walker) for c in claims):
+            tested = [
+                c for c in claims if test is c.call or (_is_result(test, c, self.walker) and c.start.line < where.start.line)
+            ]
+            # No claim of the key between that `if` and the release (a retry that claims again).
+            later = any(where.end.line < c.start.line <= release.start.line for c in claims)
+            if tested and not later:
                 return statement
         return None
 
@@ -718,7 +725,7 @@ def pair(
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
-        if lease is None or _passes_through(release):
+        if lease is None or (_passes_through(release) and all(c.scope is not release.scope for c in lease.claims)):
             continue
         if any(_paired(claim, release) for claim in lease.claims):
             lease.releases.append(release)
@@ -731,7 +738,7 @@ def pair(
                     lease.side_writes.append(write)
             elif (write.receiver_shape, write.key_shape) == (lease.receiver_shape, lease.key_shape):
                 if all(write.call is not c.call for c in lease.claims) and any(
-                    write.scope is c.scope and c.start <= write.start for c in lease.claims
+                    _near(write, c) and (write.scope is not c.scope or c.start <= write.start) for c in lease.claims
                 ):
                     lease.overwrites.append(write)
         for expire in expiries:
@@ -758,7 +765,7 @@ def _check_document_conditions(lease: Lease) -> None:
 
 
 def _paired(claim: Claim, release: Release) -> bool:
-    if _rebound_between(claim, release) or _passes_through(claim):
+    if _rebound_between(claim, release) or (_passes_through(claim) and claim.scope is not release.scope):
         return False
     if claim.scope is not release.scope and _bare_parameter(claim) and _bare_parameter(release):
         # `acquire_lock(key)` and `release_lock(key)` are a pair; `acquire_lock(key)` and
