@@ -1649,6 +1649,50 @@ class BlindRelease(Rule):
             column=9,
             message_contains="(no automatic fix: line 14 writes the key again after the claim",
         ),
+        # The module's logger name is a parameter here too: the report goes through logging itself.
+        Invalid(
+            """\
+            import logging
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job, token, log=None):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job, log)
+                    finally:
+                        r.delete(f"lock:{job}")
+        """,
+            line=14,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def run(job, token, log=None):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job, log)
+                    finally:
+                        if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(
             """\

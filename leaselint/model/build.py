@@ -28,6 +28,9 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         text = literal_string(value.value if isinstance(value, cst.Expr) else value)
         if text is not None and "ARGV[1]" in text and "del" in text.lower():
             script_constant = script_constant or name
+    if logger_name is not None and walker.bound(logger_name) > 1:
+        # Bound again somewhere (a parameter `log=None`): a fix reports through logging itself.
+        logger_name = None
     header, after_import, leading = _header_position(module, positions)
     return dict(
         logger_name=logger_name,

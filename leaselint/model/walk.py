@@ -62,12 +62,15 @@ class Walker(cst.CSTVisitor):
         self.ifs: list[cst.If] = []
         self.in_body: list[bool] = []
 
+    def bound(self, name: str) -> int:
+        """How many times `name` is bound, in every scope: assignments, parameters, definitions, imports."""
+        count = sum(len(scope.bindings.get(name, ())) + scope.params.count(name) for scope in self.scopes)
+        return count + sum(len(info.bindings.get(name, ())) for info in self.classes)
+
     def rebinds(self, name: str) -> bool:
         """Whether the module binds `name` to anything but the module of that name (a variable, a
         parameter, a function, `from x import name`, `import y as name`) in any scope."""
-        bound = sum(len(scope.bindings.get(name, ())) + scope.params.count(name) for scope in self.scopes)
-        bound += sum(len(info.bindings.get(name, ())) for info in self.classes)
-        return bound > self.plain_imports.get(name, 0)
+        return self.bound(name) > self.plain_imports.get(name, 0)
 
     # Scopes ---------------------------------------------------------------
 
