@@ -394,7 +394,8 @@ def _flag_set(node, name) -> bool:
 
 
 def _passes_through(key, function) -> bool:
-    """A store API wrapper: in a function named like a store method, the key is its parameter."""
+    """A store API wrapper: in a function named like a store method, the key is its parameter, and the
+    function releases nothing."""
     import ast
 
     if function is None or not isinstance(key, ast.Name):
@@ -404,4 +405,10 @@ def _passes_through(key, function) -> bool:
     arguments = function.args
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-    return key.id in params
+    if key.id not in params:
+        return False
+    # A wrapper never releases in the function that claims: with a release there, it is a lease.
+    return not any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and stores.release_specs(node.func.attr)
+        for node in ast.walk(function)
+    )
