@@ -394,8 +394,7 @@ def _flag_set(node, name) -> bool:
 
 
 def _passes_through(key, function) -> bool:
-    """A store API wrapper: in a function named like a store method, the key is its parameter, and the
-    function releases nothing."""
+    """A store API wrapper: in a function named like a store method, the key is its parameter."""
     import ast
 
     if function is None or not isinstance(key, ast.Name):
@@ -405,10 +404,4 @@ def _passes_through(key, function) -> bool:
     arguments = function.args
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-    if key.id not in params:
-        return False
-    # A wrapper never releases in the function that claims: with a release there, it is a lease.
-    return not any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and stores.release_specs(node.func.attr)
-        for node in ast.walk(function)
-    )
+    return key.id in params

@@ -1693,48 +1693,6 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
-        # Named like a store method and keyed by its parameter, but it claims and releases: a lease
-        # (the prefilter's look at CPython's tree keeps the file too).
-        Invalid(
-            """\
-            import secrets
-
-            import redis
-
-            r = redis.Redis()
-
-
-            def set(key):
-                token = secrets.token_hex(16)
-                if r.set(key, token, nx=True, ex=30):
-                    work(key)
-                    r.delete(key)
-        """,
-            line=12,
-            column=9,
-            fixed="""\
-            import logging
-            import secrets
-
-            import redis
-
-            LEASE_RELEASE_SCRIPT = (
-                "if redis.call('get', KEYS[1]) == ARGV[1] then "
-                "return redis.call('del', KEYS[1]) else return 0 end"
-            )
-
-            r = redis.Redis()
-
-
-            def set(key):
-                token = secrets.token_hex(16)
-                if r.set(key, token, nx=True, ex=30):
-                    work(key)
-                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
-        """,
-            applicability=Applicability.SAFE,
-        ),
         # `secrets` names a local here: a fix calling `secrets.token_hex` would call the dict.
         Invalid(
             """\
