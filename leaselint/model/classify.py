@@ -725,7 +725,9 @@ def pair(
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
-        if lease is None or (_passes_through(release) and all(c.scope is not release.scope for c in lease.claims)):
+        if lease is None or (
+            _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
+        ):
             continue
         if any(_paired(claim, release) for claim in lease.claims):
             lease.releases.append(release)
@@ -765,7 +767,9 @@ def _check_document_conditions(lease: Lease) -> None:
 
 
 def _paired(claim: Claim, release: Release) -> bool:
-    if _rebound_between(claim, release) or (_passes_through(claim) and claim.scope is not release.scope):
+    if _rebound_between(claim, release) or (
+        _passes_through(claim) and not (_namespaced(claim) and claim.scope is release.scope)
+    ):
         return False
     if claim.scope is not release.scope and _bare_parameter(claim) and _bare_parameter(release):
         # `acquire_lock(key)` and `release_lock(key)` are a pair; `acquire_lock(key)` and
@@ -788,6 +792,12 @@ def _unanswered(claim: Claim) -> bool:
 def _names_a_lock(shape) -> bool:
     text = repr(shape).lower()
     return any(word in text for word in stores.LOCK_KEY_WORDS)
+
+
+def _namespaced(event) -> bool:
+    """The key is built from the function's parameters, not one of them: a wrapper of that kind
+    never claims and releases in one function, so there it is a lease."""
+    return not isinstance(event.key, cst.Name)
 
 
 def _passes_through(event) -> bool:
