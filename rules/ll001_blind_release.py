@@ -113,9 +113,11 @@ class BlindRelease(Rule):
     fix_availability = "sometimes"
 
     VALID = [
-        # A store facade that namespaces its caller's key: not a lease of its own.
+        # A store facade that namespaces its caller's key: not a lease of its own (nor a claim without
+        # a deadline: no rule reports it).
         Valid(
             """\
+            # no rule reports this
             class TenantCache:
                 def __init__(self, client):
                     self._client = client
@@ -125,30 +127,6 @@ class BlindRelease(Rule):
 
                 def set_if_absent(self, tenant_id, key, value):
                     return bool(self._client.setnx(f"{tenant_id}:{key}", value))
-        """
-        ),
-        # A stale-lock takeover: the filter deletes the record only once its lifetime has passed, in
-        # one server step (a range on the lifetime is no holder check, and no blind release either).
-        Valid(
-            """\
-            import datetime
-            import time
-
-            from pymongo import MongoClient
-            from pymongo.errors import DuplicateKeyError
-
-            locks = MongoClient().app.locks
-
-
-            def acquire():
-                while True:
-                    now = datetime.datetime.now(datetime.timezone.utc)
-                    try:
-                        locks.insert_one({"_id": "migrate", "expires_at": now + datetime.timedelta(minutes=10)})
-                        return
-                    except DuplicateKeyError:
-                        locks.delete_one({"_id": "migrate", "expires_at": {"$lt": now}})
-                    time.sleep(1)
         """
         ),
         Valid(

@@ -64,20 +64,6 @@ class ClaimWithoutDeadline(Rule):
     fix_availability = "sometimes"
 
     VALID = [
-        # A store facade that namespaces its caller's key: not a lease of its own.
-        Valid(
-            """\
-            class TenantCache:
-                def __init__(self, client):
-                    self._client = client
-
-                def delete(self, tenant_id, key):
-                    self._client.delete(f"{tenant_id}:{key}")
-
-                def set_if_absent(self, tenant_id, key, value):
-                    return bool(self._client.setnx(f"{tenant_id}:{key}", value))
-        """
-        ),
         Valid(
             """\
             import redis

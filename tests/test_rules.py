@@ -33,6 +33,19 @@ def test_valid_case(rule, case):
     assert result.internal_errors == []
 
 
+NO_RULE = "# no rule reports this"
+
+
+@pytest.mark.parametrize(
+    ("rule", "case"), [p for p in _params("VALID") if NO_RULE in p.values[1].code]
+)
+def test_valid_case_marked_for_every_rule(rule, case):
+    """A VALID case marked so holds no finding of any rule, not only of its own."""
+    result = lint_text(SourceText(textwrap.dedent(case.code)), "case.py", Settings())
+    assert [(d.code, d.start.line) for d in result.diagnostics] == []
+    assert result.internal_errors == []
+
+
 @pytest.mark.parametrize(("rule", "case"), list(_params("INVALID")))
 def test_invalid_case(rule, case):
     result = _lint(rule, case.code)
