@@ -101,7 +101,13 @@ class BlindRelease(Rule):
     a pipeline, whose result arrives in `execute()`. When the claim is in
     another function, or the release deletes other keys too, there is no
     automatic fix and the message says why. A delete after a failed claim is
-    removed (**safe**: the key was never this worker's).
+    removed (**safe**: the key was never this worker's), unless it follows the
+    claim's early exit (`if r.set(...): return`) or the function reads the key's
+    remaining lifetime (`r.ttl(key) == -1`: a recovery of a claim left without
+    one, which goes once the claim sets its lifetime, LL005). No fix is written
+    when the key is written again after the claim (the token it would compare
+    with is gone), when a name the fix calls (`secrets`, `logging`) is bound to
+    something else, or for an aioredis 1.x client, whose API differs.
 
     ## References
     - Redis, "Distributed Locks with Redis": https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
