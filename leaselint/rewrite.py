@@ -516,7 +516,12 @@ class LeaseFixer:
             branch = guard.orelse.body
         else:
             raise NoFix("the delete follows the claim's early exit: remove it by hand")
-        if _reads_lifetime(release.scope.node):
+        reads = release.store.lifetime_reads
+        if reads and contains(
+            release.scope.node,
+            lambda node: type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in reads,
+        ):
+            # The function asks for a key's remaining lifetime: the delete clears a claim left without one.
             raise NoFix(
                 "the delete clears a claim left without a lifetime: once every claim sets its lifetime "
                 "in the claim itself (LL005), remove it"
@@ -678,23 +683,6 @@ class LeaseFixer:
                 return start, False
             after_stdlib = after
         return self.model.header_position, False
-
-
-def _reads_lifetime(function: cst.CSTNode) -> bool:
-    """The function asks for a key's remaining lifetime (`r.ttl(k) == -1`): a delete after a failed
-    claim there is taken to clear a claim left without one."""
-    return any(
-        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("ttl", "pttl")
-        for node in _nodes(function)
-    )
-
-
-def _nodes(tree: cst.CSTNode):
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
 
 
 def whole_guard(release: Release) -> cst.CSTNode | None:

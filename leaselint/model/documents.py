@@ -203,7 +203,7 @@ def mongo_release(call: cst.Call) -> Document | None:
     if "_id" not in fields:
         return None
     expired_only = any(
-        name not in TOKEN_FIELDS and any(word in name.lower() for word in LIFETIME_WORDS) and _operators(value) & {"$lt", "$lte"}
+        name not in TOKEN_FIELDS and any(word in name.lower() for word in LIFETIME_WORDS) and _operators(value) & BELOW
         for name, value in fields.items()
     )
     return Document(
@@ -217,7 +217,8 @@ def mongo_release(call: cst.Call) -> Document | None:
     )
 
 
-RANGES = frozenset({"$lt", "$lte", "$gt", "$gte"})
+BELOW = frozenset({"$lt", "$lte"})
+RANGES = BELOW | {"$gt", "$gte"}
 
 
 def _operators(value: cst.BaseExpression) -> set[str]:

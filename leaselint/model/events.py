@@ -144,8 +144,8 @@ class Lease:
     side_writes: list[Write] = field(default_factory=list)
     # Lifetimes set by a second call after a claim.
     expiries: list[Expire] = field(default_factory=list)
-    # Plain writes of the lease's own key after a claim in its function (`set(key, "busy")`): they
-    # replace the token a checked release would compare with.
+    # Plain writes of the lease's own key after a claim in its function, or in another method of its
+    # class (`set(key, "busy")`, a heartbeat): they replace the token a checked release would compare with.
     overwrites: list[Write] = field(default_factory=list)
 
 

@@ -160,6 +160,8 @@ class Store:
     no_checked_release: str = ""
     # Why a claim of this store without a lifetime never ends, when it is more than "no expiry".
     no_lifetime: str = ""
+    # Calls that read a key's remaining lifetime (a stale-claim recovery asks them before it deletes).
+    lifetime_reads: tuple[str, ...] = ()
     # Client makers whose clients this store's fixes do not fit ({maker} in the reason names the one).
     other_api: tuple[tuple[str, ...], str] | None = None
     # Byte strings that must appear in a file for a claim of this store, and (word, regular
@@ -229,6 +231,7 @@ REDIS = Store(
     ),
     claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'"),
     claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"),),
+    lifetime_reads=("ttl", "pttl"),
     other_api=(
         ("create_redis_pool", "create_redis", "create_connection", "create_pool"),
         "the client comes from aioredis 1.x (`{maker}`), whose `set` and `eval` take other arguments than the "
