@@ -103,7 +103,14 @@ def build_model(module: cst.Module) -> LeaseModel:
     resolver = Resolver(walker.module_scope, code_of)
     classifier = Classifier(walker, positions, resolver)
     classifier.run()
-    leases = pair(classifier.claims, classifier.releases, classifier.writes, classifier.expiries, classifier.counted)
+    leases = pair(
+        classifier.claims,
+        classifier.releases,
+        classifier.writes,
+        classifier.expiries,
+        classifier.counted,
+        classifier.called,
+    )
     return LeaseModel(
         module=module,
         leases=leases,

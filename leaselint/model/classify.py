@@ -208,11 +208,24 @@ class Classifier:
         self.imports_store: dict[int, bool] = {}
         # call id -> its command words (`execute_command("SET", ...)`), asked by every command spec.
         self.words: dict[int, list[str]] = {}
+        # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
+        self.methods_on: dict | None = None
+        # scope id -> the names of the functions and methods it (or a function inside it) calls.
+        self.called: dict[int, set[str]] = {}
+
+    def _calls(self, scope: Scope, name: str) -> None:
+        while scope is not None:
+            self.called.setdefault(id(scope), set()).add(name)
+            scope = scope.parent
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
+        for name, calls in self.walker.name_calls.items():
+            for _, scope in calls:
+                self._calls(scope, name)
         for site in self.walker.calls:
             method = site.call.func.attr.value  # type: ignore[union-attr]
+            self._calls(site.scope, method)
             self.sites[id(site.call)] = site
             if method in watch or method in multi:
                 self.transaction_calls.append(("multi" if method in multi else "watch", site))
@@ -223,6 +236,7 @@ class Classifier:
             self._classify(site, method)
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
+        self.locks = [lock for lock in self.locks if not self._only_asked(lock)]
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -417,6 +431,8 @@ class Classifier:
         call = site.call
         if store.recognised_only and not self._recognised(store, site):
             return None
+        if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
+            return None
         lifetime = None
         if spec.command is not None:
             words = self._command_words(call)
@@ -459,6 +475,14 @@ class Classifier:
             result_reads=reads,
             document=document,
             in_pipeline=in_pipeline,
+            caught=site.caught,
+            decides=site.scope.is_test and self._decides(call, site.scope, result_name),
+        )
+
+    def _decides(self, call: cst.Call, scope: Scope, result_name: str | None) -> bool:
+        """An `if` or `while` of the claim's function tests the claim or the name of its answer."""
+        return any(
+            where is scope and contains_call_or_name(test, call, result_name) for test, where in self.walker.branch_tests
         )
 
     def _document_claim(self, call: cst.Call, spec: ClaimSpec):
@@ -481,8 +505,16 @@ class Classifier:
                 return
             if any(self._recognised(store, fake) and store is not spec.client and store.locks_checked for store in stores.STORES):
                 return
+        if any(a.keyword is not None and a.keyword.value == "lock_class" for a in call.args):
+            # `r.lock(name, lock_class=MyLock)`: the project's own class, whose lifetime is its own.
+            return
         given = [get_arg(call, where) for where in spec.lifetime]
-        has_lifetime = spec.default_lifetime or any(not _is_none(node) for node in given if node is not None)
+        has_lifetime = (
+            spec.default_lifetime
+            or any(not _is_none(node) for node in given if node is not None)
+            # `lock(*args, **kwargs)`: a facade whose caller chooses the lifetime.
+            or any(a.star for a in call.args)
+        )
         where = self.positions[call]
         key = get_arg(call, spec.key)
         client = call.func.value if spec.method else get_arg(call, Arg(0))  # type: ignore[union-attr]
@@ -499,17 +531,40 @@ class Classifier:
             )
         )
 
+    def _only_asked(self, lock: LockObject) -> bool:
+        """A lock object made only to ask or adjust the lock (`r.lock(name).locked()`, `.extend()`,
+        `.reset()`), never to hold it: it claims nothing."""
+        if self.methods_on is None:
+            self.methods_on = {}
+            for site in self.walker.calls:
+                receiver = site.call.func.value  # type: ignore[union-attr]
+                method = site.call.func.attr.value  # type: ignore[union-attr]
+                self.methods_on.setdefault(id(receiver), set()).add(method)
+                if type(receiver) is cst.Name:
+                    self.methods_on.setdefault((id(site.scope), receiver.value), set()).add(method)
+        name = self.walker.assigned.get(id(lock.call))
+        methods = set(self.methods_on.get(id(lock.call), ()))
+        if name is not None:
+            methods |= self.methods_on.get((id(lock.scope), name), set())
+        if not methods or not methods <= stores.LOCK_QUERIES:
+            return False
+        return name is None or (id(lock.scope), name) not in self.walker.with_names
+
     def lock_key_deletes(self, leases: list[Lease]) -> list[Release]:
         """Blind deletes of a key that a lock object of this module stands on."""
         leased = {id(r) for lease in leases for r in lease.releases}
-        keys = {(lock.receiver_shape, lock.key_shape) for lock in self.locks if lock.key_shape is not None}
         return [
             r
             for r in self.releases
             if not r.checked
             and not r.deliberate
             and id(r) not in leased
-            and (r.receiver_shape, r.key_shape) in keys
+            and any(
+                (lock.receiver_shape, lock.key_shape) == (r.receiver_shape, r.key_shape)
+                and one_life(lock.scope, r.scope, self.called)
+                for lock in self.locks
+                if lock.key_shape is not None
+            )
         ]
 
     def _constructed_lock(self, call: cst.Call, scope: Scope) -> None:
@@ -710,7 +765,12 @@ class Classifier:
 
 
 def pair(
-    claims: list[Claim], releases: list[Release], writes: list[Write], expiries: list[Expire], counted: set
+    claims: list[Claim],
+    releases: list[Release],
+    writes: list[Write],
+    expiries: list[Expire],
+    counted: set,
+    called: dict[int, set[str]],
 ) -> list[Lease]:
     """Leases: claims and releases of one key of one client; writes and expiries next to their claims.
 
@@ -722,6 +782,11 @@ def pair(
         ident = (claim.receiver_shape, claim.key_shape)
         if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape)):
             continue
+        if claim.spec.form == "mongo" and not _used_as_claim(claim):
+            continue
+        if claim.scope.is_test and not (claim.decides or _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)):
+            # A test that asserts what a conditional create answers tests the store, not a lease.
+            continue
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
@@ -729,7 +794,7 @@ def pair(
             _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
         ):
             continue
-        if any(_paired(claim, release) for claim in lease.claims):
+        if any(_paired(claim, release) and one_life(claim.scope, release.scope, called) for claim in lease.claims):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
@@ -766,6 +831,24 @@ def _check_document_conditions(lease: Lease) -> None:
         release.checked = any(re.search(rf"\b{re.escape(field)}\b", text) for field in fields)
 
 
+def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bool:
+    """A claim in one function and a release in another belong to one lease's life: one function is
+    inside the other, they are methods of one class, the release is named for releasing, or one
+    calls the other or a third calls both. Tests are worlds of their own: two tests (or a fixture
+    and a test) that use one key are not one lease."""
+    if claimed.encloses(released) or released.encloses(claimed):
+        return True
+    if claimed.is_test or released.is_test:
+        return False
+    if claimed.cls is not None and claimed.cls is released.cls:
+        return True
+    if any(word in released.name.lower() for word in stores.RELEASE_WORDS + stores.END_WORDS):
+        return True
+    if released.name in called.get(id(claimed), ()) or claimed.name in called.get(id(released), ()):
+        return True
+    return any(claimed.name in names and released.name in names for names in called.values())
+
+
 def _paired(claim: Claim, release: Release) -> bool:
     if _rebound_between(claim, release) or (
         _passes_through(claim) and not (_namespaced(claim) and claim.scope is release.scope)
@@ -787,6 +870,21 @@ def _unanswered(claim: Claim) -> bool:
     if claim.spec.answers_by_raising:
         return False
     return claim.usage == "statement" or (claim.result_name is not None and claim.result_reads == 0)
+
+
+def _used_as_claim(claim: Claim) -> bool:
+    """A document write is a claim only with the marks of a conditional create used as one: the
+    duplicate key it raises is caught, an upsert's answer is tested, the document has a lifetime or
+    an owner, or its key or collection names a lock. Without them it is a record (`insert_one({"_id": 1})` in a driver's
+    tests), and a delete of it is no release."""
+    document = claim.document
+    return (
+        bool(claim.caught & set(stores.DUPLICATE_ERRORS))
+        or (not claim.spec.answers_by_raising and not _unanswered(claim))
+        or (document is not None and (document.has_lifetime or document.token_field in documents.TOKEN_FIELDS))
+        or _names_a_lock(claim.key_shape)
+        or _names_a_lock(claim.receiver_shape)
+    )
 
 
 def _names_a_lock(shape) -> bool:

@@ -60,6 +60,10 @@ class Claim(Event):
     document: Document | None = None
     # Queued on a pipeline: its answer comes from the pipeline's execute().
     in_pipeline: bool = False
+    # The exception names caught by the `try` statements around the claim (`DuplicateKeyError`).
+    caught: frozenset = frozenset()
+    # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).
+    decides: bool = False
 
 
 @dataclass(eq=False)

@@ -18,6 +18,14 @@ class ClassInfo:
     # `self.x = value` in any method: x -> [(value, method scope)].
     attrs: dict[str, list[tuple[cst.BaseExpression | None, "Scope"]]] = field(default_factory=dict)
     methods: dict[str, "Scope"] = field(default_factory=dict)
+    # The base classes as written (`unittest.TestCase`).
+    bases: tuple[str, ...] = ()
+
+    @property
+    def is_test(self) -> bool:
+        """A class whose methods pytest or unittest run as tests: `TestLock`, a `TestCase` subclass, a
+        mixin of shared tests (`BaseCacheTests`)."""
+        return "Test" in self.name or any("Test" in base.split(".")[-1] for base in self.bases)
 
 
 @dataclass(eq=False)
@@ -46,9 +54,41 @@ class Scope:
         self.bindings.setdefault(name, []).append(value)
         self.binding_lines.setdefault(name, []).append(line)
 
+    @property
+    def is_test(self) -> bool:
+        """A test, a fixture or a method of a test class, or a function inside one: each test runs in a
+        world of its own, so its claims are not another test's."""
+        scope: Scope | None = self
+        while scope is not None and scope.parent is not None:
+            if scope.cls is not None and scope.cls.is_test:
+                return True
+            if (scope.name.startswith("test") and scope.cls is None) or _is_fixture(scope.node):
+                return True
+            scope = scope.parent
+        return False
+
+    def encloses(self, other: "Scope") -> bool:
+        """`other` is this scope or a function defined inside it."""
+        scope: Scope | None = other
+        while scope is not None:
+            if scope is self:
+                return True
+            scope = scope.parent
+        return False
+
     def all_names(self) -> set[str]:
         names = set(self.params) | set(self.bindings)
         return names | (self.parent.all_names() if self.parent else set())
+
+
+def _is_fixture(node: cst.CSTNode) -> bool:
+    for decorator in getattr(node, "decorators", ()):
+        expr = decorator.decorator
+        expr = expr.func if isinstance(expr, cst.Call) else expr
+        name = expr.attr.value if isinstance(expr, cst.Attribute) else getattr(expr, "value", "")
+        if name in ("fixture", "yield_fixture"):
+            return True
+    return False
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:

@@ -49,6 +49,9 @@ class ClaimSpec:
     needs_reply: tuple[str, str] | None = None
     # The claim answers "already held" by raising (DynamoDB, MongoDB's insert), not by its result.
     answers_by_raising: bool = False
+    # Keywords this client's method does not take: a call with one is another family's
+    # (`cache.set(k, v, timeout=30, nx=True)` is django-redis's cache, not redis-py).
+    refuses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,7 @@ REDIS = Store(
             value=_VALUE,
             flag=Arg(None, "nx"),
             lifetime=(Arg(2, "ex"), Arg(3, "px"), Arg(None, "exat"), Arg(None, "pxat")),
+            refuses=("timeout", "version"),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
         ClaimSpec(
@@ -296,6 +300,16 @@ DJANGO_CACHE = Store(
             forever=("None",),
             # Django's Redis and memcached backends: `add(k, v, 0.5)` returns True and stores nothing.
             whole_seconds=True,
+        ),
+        # django-redis's cache: `set(k, v, timeout=30, nx=True)`, its lifetime in `timeout`.
+        ClaimSpec(
+            "set",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            flag=Arg(None, "nx"),
+            lifetime=(Arg(2, "timeout"),),
+            default_lifetime=True,
+            forever=("None",),
         ),
     ),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
@@ -501,6 +515,8 @@ LOCKS: tuple[LockSpec, ...] = (
     LockSpec("sherlock.Lock", method=False, key=Arg(0, "lock_name"), default_lifetime=True),
     LockSpec("sherlock.RedisLock", method=False, key=Arg(0, "lock_name"), default_lifetime=True),
 )
+# Lock object methods that ask about or adjust a lock without holding it.
+LOCK_QUERIES = frozenset({"locked", "owned", "extend", "reacquire", "reset", "reset_all", "get_owner_id"})
 # Exceptions a lock raises when its release finds somebody else's claim (or none).
 LOCK_RELEASE_ERRORS = frozenset(
     {"LockNotOwnedError", "LockError", "NotAcquired", "ReleaseUnlockedLock", "LockException", "LockReleaseError"}
@@ -549,6 +565,11 @@ LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "own
 FORCE_WORDS = ("force", "stale", "break")
 FORCE_NAMES = frozenset({"reset", "clear", "reset_all", "clear_all"})
 # Words of a function that releases a lease handed to it by key alone (`release_lock(key)`).
+# What a document store raises when a conditional create finds the key taken.
+DUPLICATE_ERRORS = ("DuplicateKeyError", "NotUniqueError")
+
+# Names of functions that end a job, and so may end its lease (`stop`, `cleanup`).
+END_WORDS = ("stop", "clean", "teardown")
 RELEASE_WORDS = ("release", "unlock", "free", "lock", "lease", "exit", "done", "finish")
 
 

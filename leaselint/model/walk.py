@@ -22,6 +22,8 @@ class CallSite:
     # The `if` statements around the call, outermost first, and whether the call is in each one's body.
     guards: tuple = ()
     in_body: tuple = ()
+    # The exception names caught by the `try` statements around the call.
+    caught: frozenset = frozenset()
 
 
 class Walker(cst.CSTVisitor):
@@ -61,6 +63,16 @@ class Walker(cst.CSTVisitor):
         # each one's body (not its test or `else`).
         self.ifs: list[cst.If] = []
         self.in_body: list[bool] = []
+        # Try bodies by id -> the exception names their handlers catch; the stack of those entered.
+        self.try_bodies: dict[int, frozenset] = {}
+        self.caught: list[frozenset] = []
+        # `with pytest.raises(...)` bodies: the calls there are expected to fail, so they are no events.
+        self.expected_failures: set[int] = set()
+        self.failing = 0
+        # The tests of `if` and `while` statements, with their scopes: what a claim's answer decides.
+        self.branch_tests: list[tuple[cst.BaseExpression, Scope]] = []
+        # (scope id, name) of names used as a `with` item (`with lock:`).
+        self.with_names: set[tuple[int, str]] = set()
 
     def bound(self, name: str) -> int:
         """How many times `name` is bound, in every scope: assignments, parameters, definitions, imports."""
@@ -87,7 +99,7 @@ class Walker(cst.CSTVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._push_statement(node)
         self.scope.bind(node.name.value, None)
-        info = ClassInfo(name=node.name.value, node=node)
+        info = ClassInfo(name=node.name.value, node=node, bases=tuple(_dotted(arg.value) for arg in node.bases))
         self.classes.append(info)
         self.class_stack.append(info)
 
@@ -164,6 +176,8 @@ class Walker(cst.CSTVisitor):
         self._bind_target(node.target, None)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
+        if type(node.item) is cst.Name:
+            self.with_names.add((id(self.scope), node.item.value))
         if node.asname is not None:
             self._bind_target(node.asname.name, node.item)
 
@@ -214,6 +228,7 @@ class Walker(cst.CSTVisitor):
     def visit_If(self, node: cst.If) -> None:
         self._push_statement(node)
         self.if_tests[id(node.test)] = node
+        self.branch_tests.append((node.test, self.scope))
         self.ifs.append(node)
         self.in_body.append(False)
 
@@ -223,6 +238,11 @@ class Walker(cst.CSTVisitor):
         self.in_body.pop()
 
     def _enter_block(self, node: cst.BaseSuite) -> None:
+        caught = self.try_bodies.get(id(node))
+        if caught is not None:
+            self.caught.append(caught)
+        if id(node) in self.expected_failures:
+            self.failing += 1
         scope = self.bodies.pop(id(node), None)
         if scope is not None:
             self.scope_stack.append(scope)
@@ -232,6 +252,10 @@ class Walker(cst.CSTVisitor):
             self.in_body[-1] = True
 
     def _leave_block(self, node: cst.BaseSuite) -> None:
+        if id(node) in self.try_bodies:
+            self.caught.pop()
+        if id(node) in self.expected_failures:
+            self.failing -= 1
         if self.scope.node is not None and getattr(self.scope.node, "body", None) is node and len(self.scope_stack) > 1:
             self.scope_stack.pop()
             self.class_stack.pop()
@@ -240,6 +264,7 @@ class Walker(cst.CSTVisitor):
 
     def visit_While(self, node: cst.While) -> None:
         self._push_statement(node)
+        self.branch_tests.append((node.test, self.scope))
 
     def leave_While(self, original_node: cst.While) -> None:
         self.statements.pop()
@@ -251,7 +276,11 @@ class Walker(cst.CSTVisitor):
         self._push_statement(node)
         for item in node.items:
             call = item.item
-            if isinstance(call, cst.Call) and _dotted(call.func).split(".")[-1] == "suppress":
+            name = _dotted(call.func).split(".")[-1] if isinstance(call, cst.Call) else ""
+            if name in EXPECTS_FAILURE or (name == "suppress" and self.scope.is_test):
+                # A test that expects the call to fail (or does not care that it does).
+                self.expected_failures.add(id(node.body))
+            elif name == "suppress":
                 if any(_catches_lock_error(arg.value) for arg in call.args):
                     others = [i.item for i in node.items if i is not item]
                     if others or _releases_lock(node.body):
@@ -262,8 +291,16 @@ class Walker(cst.CSTVisitor):
 
     def visit_Try(self, node: cst.Try) -> None:
         self._push_statement(node)
+        self.try_bodies[id(node.body)] = frozenset(
+            name for handler in node.handlers for name in _error_names(handler.type)
+        )
         for handler in node.handlers:
-            if _catches_lock_error(handler.type) and _does_nothing(handler.body) and _releases_lock(node.body):
+            if (
+                _catches_lock_error(handler.type)
+                and _does_nothing(handler.body)
+                and _releases_lock(node.body)
+                and not self.scope.is_test
+            ):
                 self.swallowed.append(handler)
 
     def leave_Try(self, original_node: cst.Try) -> None:
@@ -326,14 +363,15 @@ class Walker(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.comparisons:
             self.compared_calls[id(node)] = self.comparisons[-1]
-        if type(node.func) is cst.Name:
+        if type(node.func) is cst.Name and not self.failing:
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
-        if type(node.func) is not cst.Attribute or not self.statements:
+        if type(node.func) is not cst.Attribute or not self.statements or self.failing:
             return
         statement, insertable = self.statements[-1]
         usage = self.statement_calls.get(id(node), "expression")
+        caught = frozenset().union(*self.caught) if self.caught else frozenset()
         self.calls.append(
-            CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body))
+            CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body), caught)
         )
 
 
@@ -346,6 +384,19 @@ def _dotted(node: cst.BaseExpression) -> str:
 
 
 dotted = _dotted
+
+
+# Context managers of tests that expect the calls inside to raise.
+EXPECTS_FAILURE = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+
+
+def _error_names(node: cst.BaseExpression | None) -> list[str]:
+    """The last names of the exceptions an `except` clause catches."""
+    if node is None:
+        return []
+    if isinstance(node, cst.Tuple):
+        return [name for element in node.elements for name in _error_names(element.value)]
+    return [dotted(node).split(".")[-1]]
 
 
 def _catches_lock_error(node: cst.BaseExpression | None) -> bool:
