@@ -134,6 +134,21 @@ class Fix(Frozen):
         _set(self, "applicability", applicability)
 
 
+class Related(Frozen):
+    """Another place in the file that explains a finding (where its fixed value was made)."""
+
+    start: Position
+    end: Position
+    message: str
+    _fields = ("start", "end", "message")
+    __reduce__ = _by_fields
+
+    def __init__(self, start: Position, end: Position, message: str) -> None:
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "message", message)
+
+
 class Diagnostic(Frozen):
     code: str
     message: str
@@ -141,11 +156,19 @@ class Diagnostic(Frozen):
     end: Position
     fix: Fix | None
     name: str
-    _fields = ("code", "message", "start", "end", "fix", "name")
+    related: tuple[Related, ...]
+    _fields = ("code", "message", "start", "end", "fix", "name", "related")
     __reduce__ = _by_fields
 
     def __init__(
-        self, code: str, message: str, start: Position, end: Position, fix: Fix | None = None, name: str = ""
+        self,
+        code: str,
+        message: str,
+        start: Position,
+        end: Position,
+        fix: Fix | None = None,
+        name: str = "",
+        related: tuple[Related, ...] = (),
     ) -> None:
         _set(self, "code", code)
         _set(self, "message", message)
@@ -153,6 +176,7 @@ class Diagnostic(Frozen):
         _set(self, "end", end)
         _set(self, "fix", fix)
         _set(self, "name", name)
+        _set(self, "related", related)
 
 
 class FileResult(Record):

@@ -7,7 +7,7 @@ from typing import ClassVar, Iterator
 
 import libcst as cst
 
-from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position
+from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position, Related
 from leaselint.model.events import Event, LeaseModel
 from leaselint.rewrite import LeaseFixer, NoFix
 
@@ -56,7 +56,9 @@ class Rule:
     def at_event(self, event: Event, message: str, fix: Fix | None = None) -> Diagnostic:
         return Diagnostic(self.code, message, event.start, event.end, fix, self.name)
 
-    def at_node(self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None) -> Diagnostic:
+    def at_node(
+        self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None, related: tuple = ()
+    ) -> Diagnostic:
         where = context.model.positions[node]
         return Diagnostic(
             self.code,
@@ -65,23 +67,47 @@ class Rule:
             Position(where.end.line, where.end.column),
             fix,
             self.name,
+            related,
         )
 
 
+def related_at(context: Context, node: cst.CSTNode, message: str) -> Related:
+    where = context.model.positions[node]
+    return Related(
+        Position(where.start.line, where.start.column), Position(where.end.line, where.end.column), message
+    )
+
+
 def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -> Iterator[Diagnostic]:
-    """One finding per expression that makes a weak holder token (shared by LL002 and LL003)."""
+    """A weak holder token is reported where a reviewer of the claim looks: at the claim's value,
+    with the place the value was made as a related location; a value a caller passes for a
+    parameter, at each such call (shared by LL002 and LL003)."""
     seen: set[int] = set()
+    positions = context.model.positions
     for lease, claim, origin in context.model.token_origins():
-        if origin.kind != kind:
+        if origin.kind != kind or claim.value is None:
             continue
-        node = origin.node if origin.node is not None else claim.value
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        message = f"The holder token of lease `{context.model.code_of(claim.key)}` comes from {origin.reason}: {problem}"
+        key = context.model.code_of(claim.key)
+        message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
         try:
             fix = context.fixer.fresh_token(lease, claim)
         except NoFix as why:
             fix = None
             message += f" (no automatic fix: {why})"
-        yield rule.at_node(context, node, message, fix)
+        for node in origin.arguments or (claim.value,):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            related: tuple = ()
+            if node is not claim.value:
+                related = (related_at(context, claim.value, f"the claim of `{key}` stores it here"),)
+            elif origin.node is not None and not _inside(positions[origin.node], positions[claim.value]):
+                related = (related_at(context, origin.node, "the value is made here"),)
+            yield rule.at_node(context, node, message, fix, related)
+
+
+def _inside(inner, outer) -> bool:
+    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (
+        inner.end.line,
+        inner.end.column,
+    ) <= (outer.end.line, outer.end.column)

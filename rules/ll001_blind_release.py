@@ -416,8 +416,134 @@ class BlindRelease(Rule):
 
         """
         ),
+        # Two tests that use one key are two worlds: neither releases the other's claim.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def test_report_runs_once():
+                if r.set("lock:report", "t1", nx=True, ex=10):
+                    run_report()
+
+
+            def test_cleanup_frees_the_key():
+                r.delete("lock:report")
+        """
+        ),
+        # Outside tests too, two functions that only share a key (no call between them, no release
+        # in the name, no lock in the key) are not one lease's life.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def start_export(job):
+                if r.set(f"export:{job}", "running", nx=True, ex=600):
+                    enqueue(job)
+
+
+            def drop_cached(job):
+                r.delete(f"export:{job}")
+        """
+        ),
+        # A MongoDB record written and removed: no duplicate key caught, no lifetime or owner, no lock.
+        Valid(
+            """\
+            from pymongo import MongoClient
+
+            staging = MongoClient().app.staging
+
+
+            def publish_record(doc_id, body):
+                staging.insert_one({"_id": doc_id, "body": body})
+                copy_to_live(doc_id)
+                staging.delete_one({"_id": doc_id})
+        """
+        ),
+        # A cache's own tests assert what `add` answers: they test the store, not a lease.
+        Valid(
+            """\
+            from django.core.cache import cache
+            from django.test import SimpleTestCase
+
+
+            class BaseCacheTests(SimpleTestCase):
+                def test_add_refuses_a_held_key(self):
+                    self.assertIs(cache.add("addkey1", "value"), True)
+                    self.assertIs(cache.add("addkey1", "newvalue"), False)
+                    cache.delete("addkey1")
+        """
+        ),
     ]
     INVALID = [
+        # django-redis's cache object: a Django cache, whatever its methods look like; no redis-py fix.
+        Invalid(
+            """\
+            import secrets
+
+            from django.core.cache import cache
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if cache.set(f"lock:{job}", token, timeout=30, nx=True):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """,
+            line=12,
+            message_contains="the cache API has no compare-and-delete",
+        ),
+        # A test that claims and releases in itself holds a lease like any other code.
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def test_report_runs_once():
+                token = secrets.token_hex(16)
+                if r.set("lock:report", token, nx=True, ex=10):
+                    try:
+                        run_report()
+                    finally:
+                        r.delete("lock:report")
+        """,
+            line=14,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def test_report_runs_once():
+                token = secrets.token_hex(16)
+                if r.set("lock:report", token, nx=True, ex=10):
+                    try:
+                        run_report()
+                    finally:
+                        if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock:report", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:report")
+        """,
+            applicability=Applicability.SAFE,
+        ),
         Invalid(
             """\
             import logging

@@ -221,8 +221,8 @@ class FixedToken(Rule):
                 finally:
                     r.eval(RELEASE, 1, f"lock:{job}", owner)
         """,
-            line=10,
-            column=13,
+            line=11,
+            column=33,
             fixed="""\
             import secrets
             import socket
@@ -267,8 +267,8 @@ class FixedToken(Rule):
                         if not r.eval(RELEASE, 1, f"lock:{job}", owner):
                             log.warning("lost lock:%s", job)
         """,
-            line=13,
-            column=13,
+            line=14,
+            column=29,
             fixed="""\
             import logging
             import os
@@ -314,8 +314,8 @@ class FixedToken(Rule):
                 finally:
                     r.delete(key)
         """,
-            line=6,
-            column=13,
+            line=11,
+            column=23,
             fixed="""\
             import logging
             import secrets
@@ -365,8 +365,8 @@ class FixedToken(Rule):
                 def release(self):
                     self.client.delete(self.key)
         """,
-            line=11,
-            column=22,
+            line=14,
+            column=42,
             fixed="""\
             import logging
             import os

@@ -123,8 +123,8 @@ class GuessableToken(Rule):
                     finally:
                         r.eval(RELEASE, 1, f"lock:{job}", token)
         """,
-            line=10,
-            column=17,
+            line=11,
+            column=29,
             fixed="""\
             import secrets
             import time
@@ -210,8 +210,8 @@ class GuessableToken(Rule):
                     finally:
                         await r.delete(f"lock:{job}")
         """,
-            line=9,
-            column=13,
+            line=10,
+            column=35,
             fixed="""\
             import logging
             import random
@@ -302,8 +302,8 @@ class GuessableToken(Rule):
                     work(job)
                     r.delete(f"lock:{job}")
         """,
-            line=9,
-            column=13,
+            line=10,
+            column=31,
             fixed="""\
             import logging
             import secrets

@@ -139,6 +139,45 @@ class ClaimWithoutDeadline(Rule):
 
         """
         ),
+        # A facade whose caller passes the lifetime; the project's own lock class; a lock made only
+        # to ask whether the name is held.
+        Valid(
+            """\
+            class Cache:
+                def __init__(self, client):
+                    self.client = client
+
+                def lock(self, *args, **kwargs):
+                    return self.client.lock(*args, **kwargs)
+
+                def custom_lock(self, name):
+                    return self.client.lock(name, lock_class=RenewingLock)
+
+                def is_busy(self, job):
+                    return self.client.lock(f"lock:{job}").locked()
+
+                def is_held(self, job):
+                    lock = self.client.lock(f"lock:{job}")
+                    return lock.locked()
+        """
+        ),
+        # django-redis's cache: `set(..., nx=True)` takes its lifetime as `timeout`.
+        Valid(
+            """\
+            import secrets
+
+            from django.core.cache import cache
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if cache.set(f"lock:{job}", token, timeout=30, nx=True):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """
+        ),
     ]
     INVALID = [
         # aioredis 1.x: its `set` takes `expire=` and `exist=`, not `nx=`/`ex=`, so no fix is written.

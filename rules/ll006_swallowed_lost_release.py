@@ -164,6 +164,49 @@ class SwallowedLostRelease(Rule):
 
         """
         ),
+        # A test that expects the release to fail, or does not care that it does.
+        Valid(
+            """\
+            from contextlib import suppress
+
+            import pytest
+            import redis
+            from pottery import Redlock, ReleaseUnlockedLock
+
+            r = redis.Redis()
+
+
+            def test_delex_refuses_a_list():
+                r.lpush("nk", "x")
+                with pytest.raises(redis.ResponseError):
+                    r.delex("nk", ifeq=b"x")
+
+
+            def test_release_twice():
+                lock = Redlock(key="printer", masters={r})
+                lock.acquire()
+                lock.release()
+                with suppress(ReleaseUnlockedLock):
+                    lock.release()
+        """
+        ),
+        # A destructor releases whether or not the lock was held: cleanup.
+        Valid(
+            """\
+            from redis.exceptions import LockError
+
+
+            class Job:
+                def __init__(self, r):
+                    self.lock = r.lock("job", timeout=30)
+
+                def __del__(self):
+                    try:
+                        self.lock.release()
+                    except LockError:
+                        pass
+        """
+        ),
     ]
     INVALID = [
         Invalid(

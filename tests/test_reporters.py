@@ -359,3 +359,64 @@ def test_json_text_is_the_standard_library_indented_text():
     empty_report = io.StringIO()
     report([FileResult("clean.py", [])], empty_report, {})
     assert empty_report.getvalue() == "[]\n"
+
+
+# ------------------------------------------------------- related locations
+
+FIXED_TOKENS = '''\
+import redis
+
+r = redis.Redis()
+OWNER = "worker"
+
+
+def claim(job, owner):
+    return r.set(f"lock:{job}", owner, nx=True, ex=30)
+
+
+def release(job):
+    r.delete(f"lock:{job}")
+
+
+def run(job):
+    if r.set(f"lock:{job}", OWNER, nx=True, ex=30):
+        release(job)
+
+
+def nightly():
+    if claim("nightly", "cron"):
+        release("nightly")
+    if claim("weekly", "cron-weekly"):
+        release("weekly")
+'''
+
+
+def test_fixed_token_is_reported_at_the_claim_and_at_each_call_with_where_it_comes_from(cwd):
+    (cwd / "jobs.py").write_text(FIXED_TOKENS)
+    found = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "json", "jobs.py").output)
+    assert [
+        (f["location"]["row"], f["location"]["column"], [(r["message"], r["location"]["row"], r["location"]["column"])
+                                                          for r in f["related"]])
+        for f in found
+    ] == [
+        (16, 29, [("the value is made here", 4, 9)]),
+        (21, 25, [('the claim of `f"lock:{job}"` stores it here', 8, 33)]),
+        (23, 24, [('the claim of `f"lock:{job}"` stores it here', 8, 33)]),
+    ]
+    full = run_cli("--isolated", "--select", "LL002", "--no-color", "jobs.py").output
+    assert "   = note: the value is made here: jobs.py:4:9\n" in full
+    doc = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "sarif", "jobs.py").output)
+    _validate_sarif(doc)
+    related = [r["relatedLocations"] for r in doc["runs"][0]["results"]]
+    assert [[(x["physicalLocation"]["region"]["startLine"], x["message"]["text"]) for x in r] for r in related] == [
+        [(4, "the value is made here")],
+        [(8, 'the claim of `f"lock:{job}"` stores it here')],
+        [(8, 'the claim of `f"lock:{job}"` stores it here')],
+    ]
+
+
+def test_a_noqa_on_the_claim_hides_a_fixed_token_made_elsewhere(cwd):
+    text = FIXED_TOKENS.replace("OWNER, nx=True, ex=30):", "OWNER, nx=True, ex=30):  # noqa: LL002")
+    (cwd / "jobs.py").write_text(text)
+    found = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "json", "jobs.py").output)
+    assert [f["location"]["row"] for f in found] == [21, 23]

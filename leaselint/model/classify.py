@@ -794,7 +794,10 @@ def pair(
             _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
         ):
             continue
-        if any(_paired(claim, release) and one_life(claim.scope, release.scope, called) for claim in lease.claims):
+        if any(
+            _paired(claim, release) and (one_life(claim.scope, release.scope, called) or _lock_key_outside_tests(claim, release))
+            for claim in lease.claims
+        ):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
@@ -847,6 +850,11 @@ def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bo
     if released.name in called.get(id(claimed), ()) or claimed.name in called.get(id(released), ()):
         return True
     return any(claimed.name in names and released.name in names for names in called.values())
+
+
+def _lock_key_outside_tests(claim: Claim, release: Release) -> bool:
+    """A key that names a lock (`LOCK_KEY`) is one lease across the module's functions, outside tests."""
+    return not claim.scope.is_test and not release.scope.is_test and _names_a_lock(claim.key_shape)
 
 
 def _paired(claim: Claim, release: Release) -> bool:

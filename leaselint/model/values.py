@@ -62,6 +62,8 @@ class Origin:
     kind: str
     reason: str = ""
     node: cst.CSTNode | None = None
+    # For a parameter: the argument each caller passes (a fixed value is reported at each call).
+    arguments: tuple = ()
 
 
 class Origins:
@@ -171,7 +173,8 @@ class Origins:
         if len(kinds) != 1 or kinds & {UNKNOWN, FRESH}:
             return Origin(UNKNOWN)
         first = origins[0]
-        return Origin(first.kind, first.reason, first.node)
+        arguments = tuple(o.arguments or ((o.node,) if o.node is not None else ()) for o in origins)
+        return Origin(first.kind, first.reason, first.node, tuple(a for group in arguments for a in group))
 
     def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
         if self.resolver.is_self(node.value, scope):

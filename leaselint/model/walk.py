@@ -300,6 +300,8 @@ class Walker(cst.CSTVisitor):
                 and _does_nothing(handler.body)
                 and _releases_lock(node.body)
                 and not self.scope.is_test
+                # A destructor releases whether or not the lock was ever held: cleanup, not a release.
+                and self.scope.name != "__del__"
             ):
                 self.swallowed.append(handler)
 

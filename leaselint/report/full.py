@@ -24,6 +24,11 @@ def report(results: list[FileResult], out: TextIO, options: dict) -> None:
                 gutter = paint(" " * width + " |", options, fg="blue", bold=True)
                 number = paint(f"{d.start.line} |", options, fg="blue", bold=True)
                 out.write(f"{gutter}\n{number} {line}\n{gutter} {' ' * d.start.column}{carets}\n")
+                for related in d.related:
+                    note_line = paint(" " * width + " = note:", options, fg="cyan", bold=True)
+                    out.write(
+                        f"{note_line} {related.message}: {result.path}:{related.start.line}:{related.start.column + 1}\n"
+                    )
                 if d.fix is not None:
                     note = "" if d.fix.applicability is Applicability.SAFE else f" ({d.fix.applicability.value})"
                     help_line = paint(" " * width + " = help:", options, fg="cyan", bold=True)

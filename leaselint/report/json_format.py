@@ -31,6 +31,16 @@ def item(path: str, diagnostic) -> dict:
         },
         "url": None,
         "noqa_row": diagnostic.start.line,
+        **(
+            {
+                "related": [
+                    {"message": r.message, "location": _where(r.start), "end_location": _where(r.end)}
+                    for r in diagnostic.related
+                ]
+            }
+            if diagnostic.related
+            else {}
+        ),
     }
 
 
@@ -81,5 +91,19 @@ def _item_text(filename: str, diagnostic) -> str:
         f'    "end_location": {_where_text(diagnostic.end, "    ")},\n'
         f'    "fix": {_fix_text(diagnostic.fix)},\n'
         f'    "url": null,\n'
-        f'    "noqa_row": {diagnostic.start.line}\n  }}'
+        f'    "noqa_row": {diagnostic.start.line}{_related_text(diagnostic.related)}\n  }}'
     )
+
+
+def _related_text(related) -> str:
+    """Other places that explain the finding: present only when there are some."""
+    if not related:
+        return ""
+    entries = ",\n".join(
+        f'      {{\n        "message": {_string(r.message)},\n'
+        f'        "location": {_where_text(r.start, "        ")},\n'
+        f'        "end_location": {_where_text(r.end, "        ")}\n      }}'
+        for r in related
+    )
+    return f',\n    "related": [\n{entries}\n    ]'
+

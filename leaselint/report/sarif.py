@@ -52,6 +52,15 @@ def result_item(path: str, d: Diagnostic, rule_index: dict[str, int]) -> dict:
     }
     if d.code in rule_index:
         item["ruleIndex"] = rule_index[d.code]
+    if d.related:
+        item["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {"artifactLocation": uri(path), "region": region(r.start, r.end)},
+                "message": {"text": r.message},
+            }
+            for number, r in enumerate(d.related)
+        ]
     if d.fix is not None:
         item["fixes"] = [
             {
