@@ -445,7 +445,7 @@ class LeaseFixer:
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
-            raise NoFix("the code uses the value GETDEL returned")
+            raise NoFix("the code uses the value the release returned")
         if release.check is not None:
             # A client-side check before the release: the `if` that only guards it goes, and its
             # token is kept unless it is as weak as the claim's (then a fresh one is made).

@@ -479,8 +479,79 @@ class BlindRelease(Rule):
                     cache.delete("addkey1")
         """
         ),
+        # A Lua compare-and-delete that reads its key and token through Lua locals is checked.
+        Valid(
+            """\
+            # no rule reports this
+            import logging
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+            RELEASE = \"\"\"
+            local key = KEYS[1]
+            local token = ARGV[1]
+            if redis.call('get', key) == token then
+                return redis.call('del', key)
+            end
+            return 0
+            \"\"\"
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    try:
+                        work(job)
+                    finally:
+                        if not r.eval(RELEASE, 1, f"lock:{job}", token):
+                            logging.getLogger(__name__).warning("lease of %s lost", job)
+        """
+        ),
+        # A deliberate reset: a function named for it deletes the lock on purpose.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(job, token):
+                if r.set(f"lock:{job}", token, nx=True, ex=30):
+                    work(job)
+
+
+            def reset_lock(job):
+                r.delete(f"lock:{job}")
+        """
+        ),
     ]
     INVALID = [
+        # A MongoDB finding speaks of MongoDB: no other store's command in its message.
+        Invalid(
+            """\
+            import secrets
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().app.locks
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                try:
+                    locks.insert_one({"_id": job, "owner": token, "expires_at": deadline()})
+                except DuplicateKeyError:
+                    return False
+                work(job)
+                held = locks.find_one_and_delete({"_id": job})
+                return held is not None
+        """,
+            line=16,
+            message_contains="(no automatic fix: the code uses the value the release returned)",
+        ),
         # django-redis's cache object: a Django cache, whatever its methods look like; no redis-py fix.
         Invalid(
             """\

@@ -125,6 +125,19 @@ _DELETES = re.compile(r"""call\(\s*['"](?:del|unlink)['"]""", re.IGNORECASE)
 _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
 
 
+_ARGUMENT_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*ARGV\[\d+\]")
+
+
+def _compares_argument(script: str) -> bool:
+    """The script compares the key's value with an argument, directly or through a Lua local
+    (`local token = ARGV[1]` ... `== token`)."""
+    if _COMPARES_ARGUMENT.search(script):
+        return True
+    return any(
+        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script)
+    )
+
+
 def _code(node: cst.BaseExpression) -> str:
     return cst.Module(body=[]).code_for_node(node).strip()
 
@@ -748,7 +761,7 @@ class Classifier:
         text = self._string_value(script, scope)
         if text is None or not _DELETES.search(text):
             return None
-        return "checked" if _COMPARES_ARGUMENT.search(text) else "blind"
+        return "checked" if _compares_argument(text) else "blind"
 
     def _string_value(self, node: cst.BaseExpression | None, scope: Scope) -> str | None:
         """The text of a script: a literal, or a name or `self` attribute set once to one."""

@@ -562,7 +562,7 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 # otherwise it is a cache write or a counter's first value.
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
 # Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
-FORCE_WORDS = ("force", "stale", "break")
+FORCE_WORDS = ("force", "stale", "break", "reset")
 FORCE_NAMES = frozenset({"reset", "clear", "reset_all", "clear_all"})
 # Words of a function that releases a lease handed to it by key alone (`release_lock(key)`).
 # What a document store raises when a conditional create finds the key taken.
