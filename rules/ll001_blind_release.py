@@ -526,6 +526,27 @@ class BlindRelease(Rule):
                 r.delete(f"lock:{job}")
         """
         ),
+        # A storage API whose methods pass their caller's key on (through a key builder): the lease,
+        # if any, is the caller's.
+        Valid(
+            """\
+            import redis
+
+
+            class ResultStore:
+                def __init__(self, url):
+                    self.conn = redis.Redis.from_url(url)
+
+                def result_key(self, key):
+                    return f"results:{key}"
+
+                def put_if_empty(self, key, value, ttl=None):
+                    return self.conn.set(self.result_key(key), value, nx=True, ex=ttl)
+
+                def delete_data(self, key):
+                    return self.conn.delete(self.result_key(key))
+        """
+        ),
     ]
     INVALID = [
         # A MongoDB finding speaks of MongoDB: no other store's command in its message.

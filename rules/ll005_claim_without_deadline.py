@@ -161,6 +161,17 @@ class ClaimWithoutDeadline(Rule):
                     return lock.locked()
         """
         ),
+        # A `timeout=` is no redis-py argument: a client known only by its name is then a Django cache.
+        Valid(
+            """\
+            def run(cache, job, token):
+                if cache.set(f"lock:{job}", token, timeout=30, nx=True):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """
+        ),
         # django-redis's cache: `set(..., nx=True)` takes its lifetime as `timeout`.
         Valid(
             """\
@@ -176,6 +187,23 @@ class ClaimWithoutDeadline(Rule):
                         work(job)
                     finally:
                         cache.delete(f"lock:{job}")
+        """
+        ),
+        # A lock a test builds only to watch a call fail, or never uses: it holds nothing.
+        Valid(
+            """\
+            import pytest
+            import redis_lock
+
+
+            def test_bad_timeout(conn):
+                lock = redis_lock.Lock(conn, "report")
+                with pytest.raises(redis_lock.InvalidTimeout):
+                    lock.acquire(timeout=-1)
+
+
+            def test_needs_a_client():
+                lock = redis_lock.Lock(object(), "report", strict=False)
         """
         ),
     ]
