@@ -720,11 +720,16 @@ def test_fixing_text_too_deep_for_cpython_that_libcst_read_does_not_fail(monkeyp
 
 
 def test_findings_pickle_as_their_fields():
-    from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
+    from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Related
 
     fix = Fix("store a token", (Edit(Position(2, 4), Position(2, 9), "token"),), Applicability.UNSAFE)
-    found = Diagnostic("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release")
-    assert found.__reduce__() == (Diagnostic, ("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release"))
+    related = (Related(Position(1, 0), Position(1, 5), "the value is made here"),)
+    found = Diagnostic("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release", related)
+    assert found.__reduce__() == (
+        Diagnostic,
+        ("LL001", "blind", Position(2, 4), Position(2, 9), fix, "blind-release", related),
+    )
     back = pickle.loads(pickle.dumps([found, found], protocol=pickle.HIGHEST_PROTOCOL))
     assert back == [found, found] and back[0] is back[1]
     assert back[0].fix.applicability is Applicability.UNSAFE
+    assert back[0].related == related
