@@ -161,27 +161,11 @@ class ClaimWithoutDeadline(Rule):
                     return lock.locked()
         """
         ),
-        # A `timeout=` is no redis-py argument: a client known only by its name is then a Django cache.
+        # django-redis's cache takes its lifetime as `timeout=`, which redis-py's `set` does not: a
+        # client known only by its name is then a Django cache.
         Valid(
             """\
             def run(cache, job, token):
-                if cache.set(f"lock:{job}", token, timeout=30, nx=True):
-                    try:
-                        work(job)
-                    finally:
-                        cache.delete(f"lock:{job}")
-        """
-        ),
-        # django-redis's cache: `set(..., nx=True)` takes its lifetime as `timeout`.
-        Valid(
-            """\
-            import secrets
-
-            from django.core.cache import cache
-
-
-            def run(job):
-                token = secrets.token_hex(16)
                 if cache.set(f"lock:{job}", token, timeout=30, nx=True):
                     try:
                         work(job)
