@@ -59,23 +59,12 @@ class Rule:
     def at_node(
         self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None, related: tuple = ()
     ) -> Diagnostic:
-        where = context.model.positions[node]
-        return Diagnostic(
-            self.code,
-            message,
-            Position(where.start.line, where.start.column),
-            Position(where.end.line, where.end.column),
-            fix,
-            self.name,
-            related,
-        )
+        return Diagnostic(self.code, message, *span(context, node), fix, self.name, related)
 
 
-def related_at(context: Context, node: cst.CSTNode, message: str) -> Related:
+def span(context: Context, node: cst.CSTNode) -> tuple[Position, Position]:
     where = context.model.positions[node]
-    return Related(
-        Position(where.start.line, where.start.column), Position(where.end.line, where.end.column), message
-    )
+    return Position(where.start.line, where.start.column), Position(where.end.line, where.end.column)
 
 
 def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -> Iterator[Diagnostic]:
@@ -83,7 +72,6 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
     with the place the value was made as a related location; a value a caller passes for a
     parameter, at each such call (shared by LL002 and LL003)."""
     seen: set[int] = set()
-    positions = context.model.positions
     for lease, claim, origin in context.model.token_origins():
         if origin.kind != kind or claim.value is None:
             continue
@@ -100,14 +88,9 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
             seen.add(id(node))
             related: tuple = ()
             if node is not claim.value:
-                related = (related_at(context, claim.value, f"the claim of `{key}` stores it here"),)
-            elif origin.node is not None and not _inside(positions[origin.node], positions[claim.value]):
-                related = (related_at(context, origin.node, "the value is made here"),)
+                related = (Related(*span(context, claim.value), f"the claim of `{key}` stores it here"),)
+            elif origin.node is not None:
+                made, stored = span(context, origin.node), span(context, claim.value)
+                if not (stored[0] <= made[0] and made[1] <= stored[1]):
+                    related = (Related(*made, "the value is made here"),)
             yield rule.at_node(context, node, message, fix, related)
-
-
-def _inside(inner, outer) -> bool:
-    return (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and (
-        inner.end.line,
-        inner.end.column,
-    ) <= (outer.end.line, outer.end.column)

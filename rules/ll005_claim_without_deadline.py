@@ -188,10 +188,30 @@ class ClaimWithoutDeadline(Rule):
 
             def test_needs_a_client():
                 lock = redis_lock.Lock(object(), "report", strict=False)
+
+
+            def test_refuses_a_negative_timeout(conn):
+                lock = redis_lock.Lock(conn, "report")
+                pytest.raises(ValueError, lock.acquire, timeout=-1)
         """
         ),
     ]
     INVALID = [
+        # A lock handed back to the caller is held there: still one without a lifetime.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def job_lock(job):
+                lock = r.lock(f"lock:{job}")
+                return lock
+        """,
+            line=7,
+            message_contains="has no timeout",
+        ),
         # aioredis 1.x: its `set` takes `expire=` and `exist=`, not `nx=`/`ex=`, so no fix is written.
         Invalid(
             """\

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -90,29 +91,33 @@ def fetch(name: str, version: str, cache: Path) -> Path | str:
     sdists.mkdir(parents=True, exist_ok=True)
     archives = [p for p in sdists.iterdir() if p.suffix in (".gz", ".zip", ".bz2")]
     if not archives:
-        done = subprocess.run(
-            # The sdist of the package itself; its build requirements may come as wheels.
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", name,
-             "--dest", str(sdists), f"{name}=={version}"],
-            capture_output=True, text=True, timeout=900,
-        )
+        try:
+            done = subprocess.run(
+                # The sdist of the package itself; its build requirements may come as wheels.
+                [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", name,
+                 "--dest", str(sdists), f"{name}=={version}"],
+                capture_output=True, text=True, timeout=900,
+            )
+        except subprocess.TimeoutExpired:
+            return "pip download took over 15 minutes"
         archives = [p for p in sdists.iterdir() if p.suffix in (".gz", ".zip", ".bz2")]
         if not archives:
             lines = [line for line in done.stderr.splitlines() if "ERROR" in line] or done.stderr.splitlines()[-1:]
             return lines[0] if lines else f"pip exited {done.returncode}"
-    target = Path(tempfile.mkdtemp(dir=cache / "src" if (cache / "src").exists() else None))
+    target = Path(tempfile.mkdtemp(dir=cache / "src"))
     archive = archives[0]
     if archive.suffix == ".zip":
         with zipfile.ZipFile(archive) as opened:
             opened.extractall(target)
     else:
         with tarfile.open(archive) as opened:
-            opened.extractall(target, filter="data") if hasattr(tarfile, "data_filter") else opened.extractall(target)
-    inner = [p for p in target.iterdir()]
+            if hasattr(tarfile, "data_filter"):
+                opened.extractall(target, filter="data")
+            else:  # a Python without extraction filters
+                opened.extractall(target)
+    inner = list(target.iterdir())
     root = inner[0] if len(inner) == 1 and inner[0].is_dir() else target
-    tree.parent.mkdir(parents=True, exist_ok=True)
-    if tree.exists():
-        subprocess.run(["rm", "-rf", str(tree)], check=True)
+    shutil.rmtree(tree, ignore_errors=True)
     root.rename(tree)
     if root is not target:
         target.rmdir()
@@ -129,7 +134,7 @@ def baseline_command(ref: str, cache: Path) -> list[str]:
     home = cache / "baselines" / commit
     python = home / "venv" / "bin" / "python"
     if not (home / ".installed").exists():
-        subprocess.run(["rm", "-rf", str(home)], check=True)
+        shutil.rmtree(home, ignore_errors=True)
         (home / "src").mkdir(parents=True)
         archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(home / "src")], input=archive, check=True)
@@ -156,12 +161,16 @@ def current_command() -> list[str]:
 
 def run(command: list[str], package: str, tree: Path) -> tuple[list[Finding], str | None]:
     """Findings of one leaselint on one package tree, and an error when it did not finish cleanly."""
-    done = subprocess.run(
-        [*command, "--isolated", "--no-cache", "--exit-zero", "--output-format", "json", "--quiet", "."],
-        capture_output=True, text=True, cwd=tree, timeout=1800,
-    )
+    try:
+        done = subprocess.run(
+            [*command, "--isolated", "--no-cache", "--exit-zero", "--output-format", "json", "--quiet", "."],
+            capture_output=True, text=True, cwd=tree, timeout=1800,
+        )
+    except subprocess.TimeoutExpired:
+        return [], "took over 30 minutes"
     if done.returncode != 0:
-        return [], f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:] or ''}"
+        last = done.stderr.strip().splitlines()[-1:]
+        return [], f"exit {done.returncode}: {last[0] if last else 'no message'}"
     findings = []
     for item in json.loads(done.stdout or "[]"):
         path = os.path.relpath(item["filename"], tree)

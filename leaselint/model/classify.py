@@ -11,7 +11,7 @@ from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
 from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
-from leaselint.model.scope import Scope, contains_call_or_name, count_names
+from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.walk import CallSite, Walker, dotted
 
@@ -518,8 +518,7 @@ class Classifier:
                 return
             if any(self._recognised(store, fake) and store is not spec.client and store.locks_checked for store in stores.STORES):
                 return
-        if any(a.keyword is not None and a.keyword.value == "lock_class" for a in call.args):
-            # `r.lock(name, lock_class=MyLock)`: the project's own class, whose lifetime is its own.
+        if spec.class_keyword and any(a.keyword is not None and a.keyword.value == spec.class_keyword for a in call.args):
             return
         given = [get_arg(call, where) for where in spec.lifetime]
         has_lifetime = (
@@ -562,8 +561,10 @@ class Classifier:
         if name is not None and (id(lock.scope), name) in self.walker.with_names:
             return False
         if not methods:
-            # Named and then never used to hold it (only inside `pytest.raises`, or not at all).
-            return name is not None
+            # Named, and never used to hold it: not at all, or only inside `pytest.raises` (nor
+            # returned or handed on, for somebody else to hold).
+            bindings = len(lock.scope.bindings.get(name, ())) if name is not None else 0
+            return name is not None and only_attributes_taken(lock.scope.node, name, bindings)
         return methods <= stores.LOCK_QUERIES
 
     def lock_key_deletes(self, leases: list[Lease]) -> list[Release]:
@@ -798,7 +799,7 @@ def pair(
         ident = (claim.receiver_shape, claim.key_shape)
         if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape)):
             continue
-        if claim.spec.form == "mongo" and not _used_as_claim(claim):
+        if claim.store.records and not _used_as_claim(claim):
             continue
         if claim.scope.is_test and not (claim.decides or _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)):
             # A test that asserts what a conditional create answers tests the store, not a lease.
@@ -904,11 +905,11 @@ def _unanswered(claim: Claim) -> bool:
 def _used_as_claim(claim: Claim) -> bool:
     """A document write is a claim only with the marks of a conditional create used as one: the
     duplicate key it raises is caught, an upsert's answer is tested, the document has a lifetime or
-    an owner, or its key or collection names a lock. Without them it is a record (`insert_one({"_id": 1})` in a driver's
-    tests), and a delete of it is no release."""
+    an owner, or its key or collection names a lock. Without them it is a record (a driver's tests
+    insert `{"_id": 1}` and delete it), and a delete of it is no release."""
     document = claim.document
     return (
-        bool(claim.caught & set(stores.DUPLICATE_ERRORS))
+        bool(claim.caught & set(claim.store.duplicate_errors))
         or (not claim.spec.answers_by_raising and not _unanswered(claim))
         or (document is not None and (document.has_lifetime or document.token_field in documents.TOKEN_FIELDS))
         or _names_a_lock(claim.key_shape)

@@ -131,10 +131,20 @@ class _NameCounter(cst.CSTVisitor):
         super().__init__()
         self.name = name
         self.count = 0
+        # Of those, the ones whose attribute is taken (`name.acquire`), and the ones that are an
+        # attribute's own name (`r.name`).
+        self.attributes = 0
+        self.attribute_names = 0
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value == self.name:
             self.count += 1
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if type(node.value) is cst.Name and node.value.value == self.name:
+            self.attributes += 1
+        if node.attr.value == self.name:
+            self.attribute_names += 1
 
 
 def count_names(node: cst.CSTNode, name: str) -> int:
@@ -142,6 +152,14 @@ def count_names(node: cst.CSTNode, name: str) -> int:
     counter = _NameCounter(name)
     walk(node, counter)
     return counter.count
+
+
+def only_attributes_taken(node: cst.CSTNode, name: str, bindings: int) -> bool:
+    """Under `node`, `name` is only bound (`bindings` times) and has attributes taken: it is never
+    returned, passed on or stored."""
+    counter = _NameCounter(name)
+    walk(node, counter)
+    return counter.count - counter.attribute_names == bindings + counter.attributes
 
 
 def contains(tree: cst.CSTNode, wanted) -> bool:

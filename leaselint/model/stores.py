@@ -121,6 +121,8 @@ class LockSpec:
     default_lifetime: bool = False
     # For a method: the store whose clients have it (`r.lock(...)` on a redis client).
     client: Store | None = None
+    # A keyword that hands the lock to the caller's own class (`lock_class=`): its lifetime is that class's.
+    class_keyword: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,10 @@ class Store:
     module_wide: bool = False
     # The store's own `lock()` objects have a default lifetime (not redis-py's `timeout=None`).
     locks_checked: bool = False
+    # Its conditional create is also how records are written (`insert_one({"_id": 1})`): a claim only
+    # with the marks of one (see classify._used_as_claim), among them catching one of these errors.
+    records: bool = False
+    duplicate_errors: tuple[str, ...] = ()
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
     # The token-checked release the fixes write, by the `release` setting: a template
@@ -452,6 +458,8 @@ MONGODB = Store(
     ),
     recognised_only=True,
     module_wide=True,
+    records=True,
+    duplicate_errors=("DuplicateKeyError", "NotUniqueError"),
     release_form="mongo",
     no_lifetime="the document has no expiry field: add one (with a TTL index) and take over expired claims",
     claim_words=(b"insert_one",),
@@ -502,7 +510,9 @@ STORES: tuple[Store, ...] = (
 # a lock without a lifetime is LL005, a swallowed release error LL006.
 LOCKS: tuple[LockSpec, ...] = (
     # redis-py, redis.asyncio, valkey-py, django-redis `cache.lock`: timeout=None means no expiry.
-    LockSpec("lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),), client=REDIS),
+    LockSpec(
+        "lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),), client=REDIS, class_keyword="lock_class"
+    ),
     LockSpec("redis.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     LockSpec("redis.asyncio.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
@@ -563,14 +573,11 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
 # Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
 FORCE_WORDS = ("force", "stale", "break", "reset")
-FORCE_NAMES = frozenset({"reset", "clear", "reset_all", "clear_all"})
+FORCE_NAMES = frozenset({"clear", "clear_all"})
 # Words of a function that releases a lease handed to it by key alone (`release_lock(key)`).
-# What a document store raises when a conditional create finds the key taken.
-DUPLICATE_ERRORS = ("DuplicateKeyError", "NotUniqueError")
-
-# Names of functions that end a job, and so may end its lease (`stop`, `cleanup`).
-END_WORDS = ("stop", "clean", "teardown")
 RELEASE_WORDS = ("release", "unlock", "free", "lock", "lease", "exit", "done", "finish")
+# Words of a function that ends a job, and so may end its lease (`stop`, `cleanup`).
+END_WORDS = ("stop", "clean", "teardown")
 
 
 @lru_cache(maxsize=None)
