@@ -547,6 +547,27 @@ class BlindRelease(Rule):
                     return self.conn.delete(self.result_key(key))
         """
         ),
+        # A client made by another family's module (cachelib) is that family's, whatever its name: its
+        # calls are not redis-py's, and no redis-py fix (`eval`) is written for it.
+        Valid(
+            """\
+            # no rule reports this
+            import secrets
+
+            from cachelib import RedisCache
+
+            cache = RedisCache()
+
+
+            def run(job):
+                token = secrets.token_hex(16)
+                if cache.set(f"lock:{job}", token, nx=True):
+                    try:
+                        work(job)
+                    finally:
+                        cache.delete(f"lock:{job}")
+        """
+        ),
     ]
     INVALID = [
         # A MongoDB finding speaks of MongoDB: no other store's command in its message.

@@ -310,6 +310,17 @@ class Classifier:
     def _recognised(self, store: Store, site: CallSite) -> bool:
         return self.recognition(store, site.call.func.value, site.scope)[0] > 0  # type: ignore[union-attr]
 
+    def _another_family(self, store: Store, site: CallSite) -> bool:
+        """The receiver is made by another store's modules while this store knows it by name alone
+        (`cache` from `cachelib` is no redis-py client): its calls are that family's, and a fix
+        written for this one would call methods it does not have."""
+        receiver = site.call.func.value  # type: ignore[union-attr]
+        if self.recognition(store, receiver, site.scope)[0] == 2:
+            return False
+        return any(
+            other is not store and self._made_by(other, receiver, site.scope)[0] == 2 for other in stores.STORES
+        )
+
     def recognition(self, store: Store, receiver: cst.BaseExpression, scope: Scope):
         """How sure it is that `receiver` is a client of `store`, and the call that made it.
 
@@ -443,6 +454,8 @@ class Classifier:
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
         if store.recognised_only and not self._recognised(store, site):
+            return None
+        if self._another_family(store, site):
             return None
         if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
             return None
@@ -689,6 +702,8 @@ class Classifier:
 
     def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         call = site.call
+        if self._another_family(store, site):
+            return []
         if spec.form != "call":
             return self._document_releases(site, store, spec)
         if spec.command:
