@@ -44,6 +44,8 @@ class Token:
     edits: list[Edit] = field(default_factory=list)
     applicability: Applicability = Applicability.SAFE
     new_token: bool = False
+    # Held on the object only while a claim holds: the release first checks that there is one.
+    held: bool = False
 
 
 def in_order(edits: list[Edit]) -> tuple[Edit, ...]:
@@ -163,6 +165,10 @@ class LeaseFixer:
         return []
 
     def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
+        """The token on the object, for a claim and a release in different methods of one class.
+
+        The object holds the token only once a claim succeeded (a failed second claim keeps the held
+        one), the class starts with none, and a release that holds none frees nothing."""
         self_name = release.scope.self_name
         for claim in claims:
             if free_names(claim.key_shape) & set(claim.scope.params):
@@ -170,37 +176,139 @@ class LeaseFixer:
                     "the key comes from the caller, so one token per object would mix leases: "
                     "return a fresh token from the claim and pass it to the release"
                 )
-        reusable = all(self._self_attr(c) is not None and not self._weak(c) for c in claims)
-        attrs = {self._self_attr(c) for c in claims}
-        if reusable and len(attrs) == 1:
-            return Token(f"{self_name}.{attrs.pop()}")
-        attr = self._fresh_attribute(release)
         carried = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
         names = {c.value.value for c in claims if isinstance(c.value, cst.Name)}
         if carried and len(names) == 1 and next(iter(names)) in release.scope.params:
             # `lock(self, task_id)` stores task_id; `unlock(self, task_id)` is handed the same one.
             return Token(names.pop(), [], Applicability.UNSAFE)
-        if carried:
-            edits = [
-                self._insert_before(c.statement, f"{c.scope.self_name}.{attr} = {self._text(c.value)}")
-                for c in claims
-                if self._check_insertable(c)
-            ]
-            return Token(f"{self_name}.{attr}", edits, Applicability.UNSAFE)
-        attrs_used = {self._self_attr(c) for c in claims}
-        if len(attrs_used) == 1 and None not in attrs_used and self._made_in_init(claims[0], next(iter(attrs_used))):
-            # The claim stores `self.x` (made once in __init__): renew `self.x` at each claim, so that
-            # every other reader of it (an extend, a refresh) sees the token the claim stored.
-            shared = attrs_used.pop()
-            edits = [
-                self._insert_before(c.statement, f"{c.scope.self_name}.{shared} = secrets.token_hex(16)")
-                for c in claims
-                if self._check_insertable(c)
-            ]
-            return Token(f"{self_name}.{shared}", edits, Applicability.UNSAFE, new_token=True)
-        token = self._new_token(claims, attr, Applicability.UNSAFE, on_self=True)
-        token.code = f"{self_name}.{attr}"
-        return token
+        cls = release.scope.cls
+        if "__slots__" in cls.bindings:
+            raise NoFix("the class declares __slots__: add a slot for the held token and keep it there")
+        held = self._held_attribute(claims, release)
+        edits: list[Edit] = []
+        new_token = False
+        for claim in claims:
+            self._check_insertable(claim)
+            stored, made, fresh = self._stored_token(claim, held)
+            edits.extend(made)
+            new_token = new_token or fresh
+            edits.extend(self._on_success(claim, f"{claim.scope.self_name}.{held} = {stored}"))
+        if not self._made_in_init(claims[0], held):
+            edits.append(self._class_default(cls.node, held))
+        return Token(f"{self_name}.{held}", edits, Applicability.UNSAFE, new_token=new_token, held=True)
+
+    def _held_attribute(self, claims: list[Claim], release: Release) -> str:
+        """Where the object keeps the token it holds: the attribute the claim stores when it is made
+        once in `__init__` from nothing the caller passed (its other readers, an extend, then see the
+        held token), else a new one."""
+        attrs = {self._self_attr(c) for c in claims}
+        if len(attrs) == 1 and None not in attrs:
+            attr = next(iter(attrs))
+            values = self.model.resolver.self_attr_values(attr, claims[0].scope)
+            init = [value for value, where in values if where.name == "__init__"]
+            if values and len(init) == len(values) and not any(
+                isinstance(value, cst.Name) and value.value in where.params for value, where in values
+            ):
+                return attr
+        return self._fresh_attribute(release)
+
+    def _stored_token(self, claim: Claim, held: str) -> tuple[str, list[Edit], bool]:
+        """The code of the token the claim stores once fixed, the edits that make it, and whether it
+        is new: a weak value becomes a fresh one (a readable identity keeps its text before it)."""
+        value = claim.value
+        assert value is not None
+        if self._self_attr(claim) == held and self._weak(claim):
+            made = "secrets.token_hex(16)"
+        elif not self._weak(claim):
+            if isinstance(value, cst.Name) or self._self_attr(claim) is not None:
+                return self._text(value), [], False
+            made = self._text(value)
+        elif self.model.claim_origin(claim).kind != FIXED or _literal(value):
+            made = "secrets.token_hex(16)"
+        else:
+            # An identity (an owner, a host name): readers still see it, and each claim is fresh.
+            made = f'f"{{{self._text(value)}}}:{{secrets.token_hex(8)}}"'
+        taken = claim.scope.all_names() | self.model.module_names
+        name = _unique("token", taken, "lease_token")
+        edits = [self._insert_before(claim.statement, f"{name} = {made}"), self._replace(value, name)]
+        return name, edits, made.startswith(("secrets.", 'f"'))
+
+    def _on_success(self, claim: Claim, line: str) -> list[Edit]:
+        """`line` where the claim has succeeded: after `ok = claim` (under `if ok:`), in the branch an
+        `if claim:` takes, after an `if not claim:` that leaves, after a `while not claim:` loop."""
+        statement = claim.statement
+        indent = self._indent_of(statement)
+        step = self.model.module.default_indent
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and self._answer(small.value, claim):
+                target = small.targets[0].target
+                if isinstance(target, cst.Name):
+                    return [self._after(statement, f"if {target.value}:\n{indent}{step}{line}")]
+            if isinstance(small, cst.Return) and small.value is not None and self._answer(small.value, claim):
+                taken = claim.scope.all_names() | self.model.module_names
+                name = _unique("claimed", taken, "lease_claimed")
+                start, _ = self._range(small)
+                value_start, _ = self._range(small.value)
+                return [
+                    Edit(start, value_start, f"{name} = "),
+                    self._after(statement, f"if {name}:\n{indent}{step}{line}\n{indent}return {name}"),
+                ]
+        if isinstance(statement, cst.If) and isinstance(statement.body, cst.IndentedBlock):
+            test = statement.test
+            if self._answer(test, claim):
+                return [self._insert_before(statement.body.body[0], line)]
+            if (
+                isinstance(test, cst.UnaryOperation)
+                and isinstance(test.operator, cst.Not)
+                and self._answer(test.expression, claim)
+                and statement.orelse is None
+                and _leaves(statement.body)
+            ):
+                return [self._after(statement, line)]
+        if (
+            isinstance(statement, cst.While)
+            and isinstance(statement.test, cst.UnaryOperation)
+            and isinstance(statement.test.operator, cst.Not)
+            and self._answer(statement.test.expression, claim)
+            and statement.orelse is None
+            and not contains(statement.body, lambda node: type(node) is cst.Break)
+        ):
+            return [self._after(statement, line)]
+        raise NoFix(
+            "the fix keeps the token only once the claim succeeded, and here the claim's answer is not "
+            "tested where leaselint can follow it (assign it, return it, or test it in an `if`)"
+        )
+
+    @staticmethod
+    def _answer(node: cst.BaseExpression, claim: Claim) -> bool:
+        """`node` is true exactly when the claim succeeded: the call, awaited, or under `bool()`."""
+        if isinstance(node, cst.Await):
+            node = node.expression
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "bool":
+            if len(node.args) == 1:
+                return LeaseFixer._answer(node.args[0].value, claim)
+        return node is claim.call
+
+    def _after(self, statement: cst.CSTNode, text: str) -> Edit:
+        """`text` as lines after `statement`, at its indentation."""
+        _, end = self._range(statement)
+        indent = self._indent_of(statement)
+        if end.line >= len(self.lines) and not self.text.endswith(("\n", "\r")):
+            return Edit(end, end, f"\n{indent}{text}")
+        point = Position(end.line + 1, 0)
+        return Edit(point, point, f"{indent}{text}\n")
+
+    def _class_default(self, node: cst.ClassDef, attr: str) -> Edit:
+        """`attr = None` first in the class body (after its docstring): an object starts holding nothing."""
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise NoFix("the class is written on one line")
+        statements = list(body.body)
+        first = statements[1] if len(statements) > 1 and _is_docstring_line(statements[0]) else statements[0]
+        blank = "\n" if isinstance(first, (cst.FunctionDef, cst.ClassDef)) else ""
+        start, _ = self._range(head(first))
+        return Edit(start, start, f"{attr} = None\n{blank}{self._indent_of(head(first))}")
 
     @staticmethod
     def _fits_client(events) -> None:
@@ -293,7 +401,10 @@ class LeaseFixer:
                 edits.extend(token.edits)
                 if release.token is None:
                     raise NoFix("the release's token argument is not where leaselint can see it")
-                edits.append(self._replace(release.token, token.code))
+                if token.held:
+                    edits.append(self._guarded_checked(release, token.code))
+                else:
+                    edits.append(self._replace(release.token, token.code))
                 new_token = new_token or token.new_token
             else:
                 fix = self.checked_release(lease, release, with_header=False)
@@ -471,11 +582,14 @@ class LeaseFixer:
         if token.new_token:
             message = "Store a fresh token with the claim and " + message[0].lower() + message[1:]
         if release.in_pipeline:
+            if token.held:
+                raise NoFix("the release is queued on a pipeline: check that the object holds a token by hand")
             edits.append(self._replace(release.call, call))
             applicability = Applicability.UNSAFE
             message += "; its result (0: lease lost) arrives in the pipeline's execute()"
         else:
-            edits.append(self.report_outcome(release, call, replace))
+            guard = f"{token.code} is not None" if token.held else None
+            edits.append(self.report_outcome(release, call, replace, guard))
         if with_header:
             edits[:0] = self.header_edit(
                 logging=release.usage in ("statement", "inline") and not release.in_pipeline,
@@ -492,6 +606,23 @@ class LeaseFixer:
         ):
             return "await "
         return ""
+
+    def _guarded_checked(self, release: Release, token: str) -> Edit:
+        """A checked release given the held token, run only while the object holds one."""
+        if release.in_pipeline or release.usage == "inline":
+            raise NoFix("the release is queued or inline: check that the object holds a token by hand")
+        call, token_node = self.positions[release.call], self.positions[release.token]
+        text = self._text(release.call)
+        start = self.index.offset(token_node.start) - self.index.offset(call.start)
+        end = self.index.offset(token_node.end) - self.index.offset(call.start)
+        call_text = text[:start] + token + text[end:]
+        guard = f"{token} is not None"
+        awaited = self._awaited(release)
+        if release.usage in ("statement", "await-statement"):
+            step = self.model.module.default_indent
+            indent = self._indent_of(release.statement)
+            return self._replace(release.statement, f"if {guard}:\n{indent}{step}{awaited}{call_text}")
+        return Edit(*self._range_of_expression(release), f"({awaited}{call_text} if {guard} else 0)")
 
     def _weak_check(self, lease: Lease, release: Release) -> bool:
         """The client-side check compares with a value as weak as the claim's (the same constant)."""
@@ -534,14 +665,23 @@ class LeaseFixer:
             edit = Edit(Position(start.line, 0), Position(start.line + 1, 0), "")
         return Fix("Remove the delete: after a failed claim the key is another worker's", (edit,), Applicability.SAFE)
 
-    def report_outcome(self, release: Release, call: str, replace: cst.CSTNode | None = None) -> Edit:
-        """`call` in place of the release; where its result was thrown away, log when it deleted nothing."""
+    def report_outcome(
+        self, release: Release, call: str, replace: cst.CSTNode | None = None, guard: str | None = None
+    ) -> Edit:
+        """`call` in place of the release; where its result was thrown away, log when it deleted nothing.
+        With `guard` (the object holds a token), the release runs only when it holds, and otherwise
+        deletes nothing and answers 0 as a delete of a missing key does."""
         awaited = self._awaited(release)
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         if release.usage == "statement":
             statement = replace if replace is not None else release.statement
             indent = self._indent_of(statement) + self.model.module.default_indent
-            return self._replace(statement, f"if not {awaited}{call}:\n{indent}{report}")
+            test = f"{guard} and not {awaited}{call}" if guard else f"not {awaited}{call}"
+            return self._replace(statement, f"if {test}:\n{indent}{report}")
+        if guard:
+            if release.usage == "inline":
+                raise NoFix("the release is part of a larger expression: check that the object holds a token by hand")
+            return Edit(*self._range_of_expression(release), f"({awaited}{call} if {guard} else 0)")
         if release.usage == "inline":
             return Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}")
         return self._replace(release.call, call)
@@ -695,6 +835,30 @@ def whole_guard(release: Release) -> cst.CSTNode | None:
     if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
         return guard
     return None
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    """A constant written in place: nobody reads it as an identity."""
+    if isinstance(node, cst.Name):
+        return node.value in ("None", "True", "False")
+    return isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString, cst.FormattedString))
+
+
+def _leaves(block: cst.IndentedBlock) -> bool:
+    """The block ends by leaving: return, raise, continue or break."""
+    last = block.body[-1] if block.body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(
+        last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break)
+    )
+
+
+def _is_docstring_line(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:

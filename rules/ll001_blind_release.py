@@ -737,16 +737,21 @@ class BlindRelease(Rule):
 
 
             class JobLock:
+                _lease_token = None
+
                 def __init__(self, client: redis.Redis, name: str):
                     self.redis = client
                     self.key = "lock:%s" % name
 
                 def acquire(self):
-                    self._lease_token = secrets.token_hex(16)
-                    return self.redis.set(self.key, self._lease_token, nx=True, ex=10)
+                    token = secrets.token_hex(16)
+                    claimed = self.redis.set(self.key, token, nx=True, ex=10)
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
 
                 def release(self):
-                    if not self.redis.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                    if self._lease_token is not None and not self.redis.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.UNSAFE,
@@ -787,6 +792,8 @@ class BlindRelease(Rule):
 
 
             class JobLock:
+                _lease_token = None
+
                 def __init__(self, client, name):
                     self.client = client
                     self.name = name
@@ -795,13 +802,14 @@ class BlindRelease(Rule):
                     self.token = secrets.token_hex(16)
                     if not self.client.set(f"lock:{self.name}", self.token, nx=True, px=5000):
                         raise RuntimeError("busy")
+                    self._lease_token = self.token
                     return self
 
                 def __exit__(self, *exc):
-                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, "lock:{}".format(self.name), self.token):
+                    if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, "lock:{}".format(self.name), self._lease_token):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:{}".format(self.name))
         """,
-            applicability=Applicability.SAFE,
+            applicability=Applicability.UNSAFE,
         ),
         Invalid(
             """\

@@ -388,11 +388,14 @@ class FixedToken(Rule):
                     self.owner = f"{os.getpid()}-{threading.get_ident()}"
 
                 def acquire(self):
-                    self.owner = secrets.token_hex(16)
-                    return self.client.set(self.key, self.owner, nx=True, ex=30)
+                    token = secrets.token_hex(16)
+                    claimed = self.client.set(self.key, token, nx=True, ex=30)
+                    if claimed:
+                        self.owner = token
+                    return claimed
 
                 def release(self):
-                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.owner):
+                    if self.owner is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.owner):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.UNSAFE,

@@ -271,6 +271,8 @@ class GuessableToken(Rule):
 
 
             class Lock:
+                _lease_token = None
+
                 def __init__(self, client, name):
                     self.client = client
                     self.key = f"lock:{name}"
@@ -278,11 +280,14 @@ class GuessableToken(Rule):
 
                 def acquire(self):
                     self.attempt += 1
-                    self._lease_token = secrets.token_hex(16)
-                    return self.client.set(self.key, self._lease_token, nx=True, ex=30)
+                    token = secrets.token_hex(16)
+                    claimed = self.client.set(self.key, token, nx=True, ex=30)
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
 
                 def release(self):
-                    if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                    if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.UNSAFE,

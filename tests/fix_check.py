@@ -1,0 +1,685 @@
+"""The differential fix check: run a lease module and its fixed copy side by side on a real Redis.
+
+The lease API comes from the model: a function that claims and releases in one call, or a class
+whose methods claim and release. Each is driven through the same scenarios on the original and the
+fixed module:
+
+- ordinary use (claim, release, claim again; release with nothing held; a failed second claim then
+  the release; a contended claim; a context manager used twice; a job that raises; what the API reads
+  back) must give the same results, raise the same exceptions and leave the same keys;
+- the overlap (A's deadline passes, B claims through the same API, A releases) must leave B's claim in
+  place after the fix, and must free it in the original (or the scenario proves nothing).
+
+Names the module calls but does not define (`work`, `fetch`, `make_token`) are stubs that run the
+scenario's hooks; module-level clients and clients made inside the module are pointed at the test's
+server; `sleep` in a retry loop gives up after a while, so a blocking claim is an outcome, not a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import inspect
+import secrets
+import threading
+import time as real_time
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import libcst as cst
+import redis
+import redis.asyncio
+
+from leaselint.model.build import build_model
+
+TTL_S = 30
+TTL_MS = 30_000
+SLEEPS_BEFORE_GIVING_UP = 30
+# Client options the module's own clients keep on the test server.
+CLIENT_OPTIONS = ("decode_responses", "encoding", "encoding_errors")
+
+
+CONTENDED = "a runs while another worker holds the key"
+
+
+class Blocked(Exception):
+    """A claim kept retrying: in a scenario that is an outcome of its own."""
+
+
+@dataclass
+class Api:
+    kind: str  # "function" (claims and releases in one call) or "class" (methods claim and release)
+    name: str  # the function, or the class
+    claim: str = ""  # the class's claiming method
+    release: str = ""  # the class's releasing method
+    method: str = ""  # for a method that claims and releases in one call
+    is_async: bool = False
+
+
+def lease_apis(source: str) -> list[Api]:
+    """The lease entry points of a module, read from the lease model."""
+    model = build_model(cst.parse_module(source))
+    found: dict[tuple, Api] = {}
+    for lease in model.leases:
+        for claim in lease.claims:
+            for release in lease.releases:
+                api = _api_of(claim.scope, release.scope)
+                if api is not None:
+                    found.setdefault((api.kind, api.name, api.claim, api.release, api.method), api)
+    for lock in model.locks:
+        if _top(lock.scope) and lock.scope.cls is None:
+            found.setdefault(("function", lock.scope.name), Api("function", lock.scope.name, is_async=lock.scope.is_async))
+    leased = {id(r) for lease in model.leases if lease.claims for r in lease.releases}
+    for release in model.releases:
+        scope = release.scope
+        if id(release) in leased or model.claims or not _top(scope) or scope.cls is not None:
+            continue
+        found.setdefault(("release", scope.name), Api("release", scope.name, is_async=scope.is_async))
+    return list(found.values())
+
+
+def _top(scope) -> bool:
+    return scope.parent is not None and scope.parent.parent is None
+
+
+def _api_of(claim_scope, release_scope) -> Api | None:
+    is_async = claim_scope.is_async or release_scope.is_async
+    if claim_scope is release_scope:
+        if claim_scope.cls is None and _top(claim_scope):
+            return Api("function", claim_scope.name, is_async=is_async)
+        if claim_scope.cls is not None and claim_scope.self_name:
+            return Api("function", claim_scope.cls.name, method=claim_scope.name, is_async=is_async)
+        return None
+    if claim_scope.cls is None and release_scope.cls is None and _top(claim_scope) and _top(release_scope):
+        return Api("pair", "", claim=claim_scope.name, release=release_scope.name, is_async=is_async)
+    cls = claim_scope.cls
+    if cls is not None and release_scope.cls is cls and claim_scope.self_name and release_scope.self_name:
+        return Api("class", cls.name, claim=claim_scope.name, release=release_scope.name, is_async=is_async)
+    return None
+
+
+# Making a module run on the test server ----------------------------------------------------------
+
+
+class _Clients:
+    """Stand-ins for the redis modules inside the module under test: every client they make is the test's."""
+
+    def __init__(self, url: str, is_async: bool) -> None:
+        self.url = url
+        self.made: list = []
+        self.sync = self._module(redis, redis.Redis)
+        self.asyncio = self._module(redis.asyncio, redis.asyncio.Redis)
+        self.sync.asyncio = self.asyncio
+
+    def client(self, cls, options=None):
+        kept = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
+        made = cls.from_url(self.url, **kept)
+        self.made.append(made)
+        return made
+
+    def _module(self, real, cls):
+        proxy = types.SimpleNamespace(**{k: getattr(real, k) for k in dir(real) if not k.startswith("__")})
+        factory = lambda *a, **k: self.client(cls, k)  # noqa: E731
+        proxy.Redis = proxy.StrictRedis = factory
+        proxy.from_url = factory
+        return proxy
+
+
+class _Sleeps:
+    """`time` and `asyncio` as the module sees them: `sleep` counts, and gives up when a claim spins."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.time = types.SimpleNamespace(**{k: getattr(real_time, k) for k in dir(real_time) if not k.startswith("__")})
+        self.time.sleep = self.sleep
+        self.asyncio = types.SimpleNamespace(**{k: getattr(asyncio, k) for k in dir(asyncio) if not k.startswith("__")})
+        self.asyncio.sleep = self.async_sleep
+
+    def sleep(self, seconds: float = 0) -> None:
+        self.count += 1
+        if self.count > SLEEPS_BEFORE_GIVING_UP:
+            raise Blocked()
+        real_time.sleep(min(seconds, 0.005))
+
+    async def async_sleep(self, seconds: float = 0, *args) -> None:
+        self.count += 1
+        if self.count > SLEEPS_BEFORE_GIVING_UP:
+            raise Blocked()
+        await asyncio.sleep(0)
+
+
+class Stub:
+    """A name the module calls and does not define: it runs the scenario's hook (awaitable in async code)."""
+
+    def __init__(self, world: "World", name: str) -> None:
+        self.world, self.name = world, name
+
+    def __getattr__(self, name: str) -> "Stub":
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Stub(self.world, name)
+
+    def __call__(self, *args, **kwargs):
+        if self.name in ("make_token", "new_token", "token"):
+            return secrets.token_hex(8)
+        if self.name in ("already_synced", "is_done"):
+            return False
+        if self.name == "sleep":
+            return self.world.sleeps.async_sleep() if self.world.is_async else self.world.sleeps.sleep()
+        if self.world.is_async:
+            return self.world.async_hook(self.name)
+        return self.world.hook(self.name)
+
+
+class World:
+    """One module under test, loaded fresh, with its hooks."""
+
+    def __init__(self, module: types.ModuleType, url: str, is_async: bool) -> None:
+        self.module, self.url, self.is_async = module, url, is_async
+        self.client = redis.Redis.from_url(url)
+        self.client.flushall()
+        self.sleeps = _Sleeps()
+        self.during: list[Callable] = []  # what the next `work()` does
+        self.calls: list[str] = []
+        self.tokens: dict[str, str] = {}
+        self.loop = asyncio.new_event_loop() if is_async else None
+        self.clients = _Clients(url, is_async)
+        self._point_at_server()
+
+    def _point_at_server(self) -> None:
+        module = self.module
+        for name, value in list(vars(module).items()):
+            if value is redis:
+                setattr(module, name, self.clients.sync)
+            elif value is redis.asyncio:
+                setattr(module, name, self.clients.asyncio)
+            elif value in (redis.Redis, redis.StrictRedis):
+                setattr(module, name, lambda *a, **k: self.clients.client(redis.Redis, k))
+            elif value is redis.asyncio.Redis:
+                setattr(module, name, lambda *a, **k: self.clients.client(redis.asyncio.Redis, k))
+            elif isinstance(value, (redis.Redis, redis.asyncio.Redis)):
+                options = value.get_connection_kwargs()
+                setattr(module, name, self.clients.client(type(value), options))
+            elif value is real_time:
+                setattr(module, name, self.sleeps.time)
+            elif value is asyncio:
+                setattr(module, name, self.sleeps.asyncio)
+            elif value is real_time.sleep:
+                setattr(module, name, self.sleeps.sleep)
+        for name in _free_names(module):
+            setattr(module, name, Stub(self, name))
+
+    def token(self, who: str) -> str:
+        return self.tokens.setdefault(who, f"{who}-{secrets.token_hex(8)}")
+
+    def test_client(self):
+        """A client for the code under test to be handed (an argument named for a client)."""
+        return self.clients.client(redis.asyncio.Redis if self.is_async else redis.Redis)
+
+    # hooks
+    def hook(self, name: str) -> None:
+        self.calls.append(name)
+        if self.during:
+            self.during.pop(0)()
+
+    async def async_hook(self, name: str) -> None:
+        self.calls.append(name)
+        if self.during:
+            result = self.during.pop(0)()
+            if inspect.isawaitable(result):
+                await result
+
+    def run(self, value):
+        """The value, awaited when the module's code handed back a coroutine."""
+        if inspect.isawaitable(value):
+            return self.loop.run_until_complete(value)
+        return value
+
+    def close(self) -> None:
+        for made in self.clients.made:
+            try:
+                if isinstance(made, redis.asyncio.Redis):
+                    self.loop.run_until_complete(made.aclose())
+                else:
+                    made.close()
+            except Exception:
+                pass
+        self.client.close()
+        if self.loop is not None:
+            self.loop.close()
+
+
+def _free_names(module: types.ModuleType) -> set[str]:
+    """Names the module's code reads that nothing binds: calls to the project's own code."""
+    import ast
+
+    tree = ast.parse(inspect.getsource(module))
+    bound = set(vars(module)) | set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+    return {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound
+    }
+
+
+# Arguments made from parameter names -----------------------------------------------------------
+
+CLIENT_WORDS = ("client", "redis", "conn", "connection", "store", "backend", "cache", "rds")
+TTL_WORDS = ("ttl", "timeout", "expire", "expiry", "lifetime", "duration", "seconds", "lease_time")
+CALLABLE_WORDS = ("work", "fn", "func", "callback", "target", "body", "handler", "task_fn")
+IDENTITY_WORDS = ("owner", "identity", "instance_id", "worker", "holder", "worker_id", "node")
+
+
+def arguments(function: Callable, world: World, who: str, name: str = "nightly") -> tuple[list, dict]:
+    """Arguments for `function`'s required parameters, from their names; `who` tells workers apart
+    (each worker passes the same token and identity to every call)."""
+    args: list = []
+    for parameter in list(inspect.signature(function).parameters.values()):
+        if parameter.default is not inspect.Parameter.empty or parameter.kind in (
+            inspect.Parameter.VAR_POSITIONAL,
+            inspect.Parameter.VAR_KEYWORD,
+        ):
+            continue
+        args.append(_argument(parameter.name.lower(), world, who, name))
+    return args, {}
+
+
+def _argument(word: str, world: World, who: str, name: str):
+    if word in ("db", "database", "storage", "repo"):
+        return Stub(world, word)
+    if word in ("r", "mc") or any(part in word for part in CLIENT_WORDS):
+        return world.test_client()
+    if word.endswith("_ms") or word in ("ms", "px", "ttl_ms", "timeout_ms"):
+        return TTL_MS
+    if any(part in word for part in TTL_WORDS) or word in ("ex", "ttl"):
+        return TTL_S
+    if word in CALLABLE_WORDS:
+        return Stub(world, word)
+    if word == "token":
+        return world.token(who)
+    if word in IDENTITY_WORDS:
+        return f"worker-{who}"
+    if word == "now":
+        return real_time.time()
+    if word in ("key", "lock_key", "lock_name"):
+        return f"lock:{name}"
+    return name
+
+
+# Observations --------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What one step gave: its result (or exception type) and which keys exist afterwards."""
+
+    step: str
+    result: Any
+    keys: tuple
+
+    def same_as(self, other: "Outcome") -> bool:
+        if self.step != other.step or not _same(self.result, other.result):
+            return False
+        if self.step == CONTENDED:
+            # The original may free the other worker's claim (the bug); the fix keeps it.
+            return set(self.keys) <= set(other.keys)
+        return self.keys == other.keys
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (bytes, str)) and isinstance(b, type(a)) and a != b:
+        # A readable value kept as the prefix of a composite one (`owner` -> `owner:<token>`).
+        return b.startswith(a + (b":" if isinstance(a, bytes) else ":"))
+    return a == b
+
+
+@dataclass
+class Scenarios:
+    ordinary: list[Outcome] = field(default_factory=list)
+    # The overlap: did B's claim survive A's release?
+    b_kept: bool | None = None
+    overlap_note: str = ""
+
+
+def _result(value) -> Any:
+    if isinstance(value, BaseException):
+        return f"raises {type(value).__name__}"
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_result(v) for v in value)
+    return f"<{type(value).__name__}>"
+
+
+class Driver:
+    """Runs the scenarios on one module."""
+
+    def __init__(self, world: World, api: Api) -> None:
+        self.world, self.api = world, api
+        self.outcomes: list[Outcome] = []
+        self.tokens: set = set()
+
+    def keys(self) -> tuple:
+        return tuple(sorted(self.world.client.keys("*")))
+
+    def step(self, label: str, call: Callable[[], Any]) -> Any:
+        self.world.sleeps.count = 0
+        try:
+            value = self.world.run(call())
+        except Blocked:
+            value = Blocked()
+        except Exception as exc:  # the API's own exceptions are outcomes
+            value = exc
+        result = _result(value)
+        if isinstance(result, (str, bytes)) and result in self._stored():
+            result = "<the stored value>"
+        self.outcomes.append(Outcome(label, result, self.keys()))
+        return value
+
+    def _stored(self) -> set:
+        stored = set(self.tokens)
+        for key in self.world.client.keys("*"):
+            try:
+                value = self.world.client.get(key)
+            except redis.ResponseError:
+                continue
+            if value is not None:
+                stored |= {value, value.decode(errors="replace")}
+        self.tokens = stored
+        return stored
+
+
+def run_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
+    if api.kind in ("class", "pair"):
+        return _class_scenarios(world_for, api)
+    if api.kind == "release":
+        return _release_scenarios(world_for, api)
+    return _function_scenarios(world_for, api)
+
+
+class _Worker:
+    """A worker of a function pair: it calls the module's claim and release functions."""
+
+    def __init__(self, who: str) -> None:
+        self._fix_check_who = who
+
+
+def _instance(world: World, api: Api, who: str):
+    if api.kind == "pair":
+        return _Worker(who)
+    cls = getattr(world.module, api.name)
+    args, kwargs = arguments(cls, world, who)
+    made = cls(*args, **kwargs)
+    try:
+        made._fix_check_who = who
+    except AttributeError:  # __slots__
+        pass
+    return made
+
+
+def _readers(cls, api: Api) -> list[str]:
+    """Methods that take nothing and only read: what the API reads back (`holder()`, `locked()`)."""
+    names = []
+    for name, member in vars(cls).items():
+        if name.startswith("_") or name in (api.claim, api.release) or not callable(member):
+            continue
+        try:
+            required = [
+                p
+                for p in list(inspect.signature(member).parameters.values())[1:]
+                if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            ]
+        except (TypeError, ValueError):
+            continue
+        source = inspect.getsource(member)
+        if not required and not any(w in source for w in ("delete(", ".set(", "setnx(", "eval(", "expire(")):
+            names.append(name)
+    return sorted(names)
+
+
+def _class_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
+    scenarios = Scenarios()
+    world = world_for()
+    try:
+        drive = Driver(world, api)
+        a, b = _instance(world, api, "a"), _instance(world, api, "b")
+        readers = _readers(type(a), api) if api.kind == "class" else []
+        def method_of(obj, name):
+            return getattr(world.module if api.kind == "pair" else obj, name)
+
+        def claim(obj):
+            method = method_of(obj, api.claim)
+            args, kwargs = arguments(method, world, obj._fix_check_who)
+            return method(*args, **kwargs)
+
+        def release(obj):
+            method = method_of(obj, api.release)
+            args, kwargs = arguments(method, world, obj._fix_check_who)
+            return method(*args, **kwargs)
+
+        read = lambda: [drive.step(f"a.{r}()", lambda r=r: getattr(a, r)()) for r in readers]  # noqa: E731
+        drive.step("a releases before claiming", lambda: release(a))
+        read()
+        drive.step("a claims", lambda: claim(a))
+        read()
+        drive.step("b claims while a holds", lambda: claim(b))
+        drive.step("a claims again while holding", lambda: claim(a))
+        drive.step("a releases", lambda: release(a))
+        read()
+        drive.step("a releases again", lambda: release(a))
+        drive.step("b claims", lambda: claim(b))
+        drive.step("b releases", lambda: release(b))
+        drive.step("a claims a third time", lambda: claim(a))
+        drive.step("a releases a third time", lambda: release(a))
+        if hasattr(a, "__enter__") or hasattr(a, "__aenter__"):
+            for turn in ("first", "second"):
+                drive.step(f"with a ({turn})", lambda: _enter_exit(world, a))
+        scenarios.ordinary = drive.outcomes
+
+        # The overlap: A's deadline passes, B claims, A releases.
+        world.client.flushall()
+        a, b = _instance(world, api, "a"), _instance(world, api, "b")
+        before = set(world.client.keys("*"))
+        if not world.run(claim(a)) and not (set(world.client.keys("*")) - before):
+            scenarios.overlap_note = "a's claim failed on an empty store"
+            return scenarios
+        keys = set(world.client.keys("*")) - before
+        _expire_now(world, keys)
+        if not world.run(claim(b)) and not (set(world.client.keys("*")) & keys):
+            scenarios.overlap_note = "b's claim failed after a's deadline"
+            return scenarios
+        held = {k: world.client.get(k) for k in keys}
+        try:
+            world.run(release(a))
+        except Exception:
+            pass
+        scenarios.b_kept = all(world.client.get(k) == v for k, v in held.items())
+    finally:
+        world.close()
+    return scenarios
+
+
+def _release_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
+    """A release on its own, handed the key and the token: of a key it holds, a key another worker
+    holds, a key that is gone."""
+    scenarios = Scenarios()
+    world = world_for()
+    try:
+        drive = Driver(world, api)
+        key = "lock:nightly"
+        world.client.set(key, world.token("a"), px=TTL_MS)
+        drive.step("a releases what it holds", lambda: _call(world, api, "a"))
+        world.client.set(key, b"worker-other", px=TTL_MS)
+        drive.step(CONTENDED, lambda: _call(world, api, "a"))
+        scenarios.b_kept = world.client.get(key) == b"worker-other"
+        world.client.flushall()
+        drive.step("a releases what is gone", lambda: _call(world, api, "a"))
+        scenarios.ordinary = drive.outcomes
+    finally:
+        world.close()
+    return scenarios
+
+
+def _enter_exit(world: World, obj):
+    if hasattr(obj, "__aenter__"):
+
+        async def use():
+            async with obj:
+                pass
+
+        return use()
+    with obj:
+        pass
+    return None
+
+
+def _expire_now(world: World, keys) -> None:
+    for key in keys:
+        world.client.pexpire(key, 1)
+    real_time.sleep(0.01)
+    for key in keys:
+        assert world.client.exists(key) == 0
+
+
+def _entry(world: World, api: Api, who: str):
+    target = getattr(world.module, api.name)
+    if api.method:
+        target = getattr(_instance(world, api, who), api.method)
+    return target
+
+
+def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
+    scenarios = Scenarios()
+    world = world_for()
+    try:
+        drive = Driver(world, api)
+        call = lambda who: (lambda: _call(world, api, who))  # noqa: E731
+        drive.step("a runs", call("a"))
+        left = set(world.client.keys("*"))
+        world.client.flushall()  # what a run leaves has expired before the next
+        drive.step("a runs again", call("a"))
+        world.client.flushall()
+
+        def raises():
+            raise RuntimeError("job failed")
+
+        world.during = [raises]
+        drive.step("a's job raises", call("a"))
+        world.during = []
+        world.client.flushall()
+        # Contended: another worker holds what a run claims.
+        for key in _claimed_keys(world, api):
+            world.client.set(key, b"worker-other", px=TTL_MS)
+        drive.step(CONTENDED, call("a"))
+        scenarios.ordinary = drive.outcomes
+        scenarios.b_kept, scenarios.overlap_note = _function_overlap(world, api)
+    finally:
+        world.close()
+    # Contended: a key held by another worker is left alone.
+    return scenarios
+
+
+def _claimed_keys(world: World, api: Api) -> set:
+    """The keys one run claims: seen from inside its job."""
+    seen: set = set()
+    world.client.flushall()
+    world.during = [lambda: seen.update(world.client.keys("*"))]
+    world.calls = []
+    try:
+        world.run(_call(world, api, "a"))
+    except Exception:
+        pass
+    world.during = []
+    world.client.flushall()
+    return seen
+
+
+def _job_calls(world: World, api: Api) -> int:
+    """How many calls of the project's code one run makes (the overlap comes at the last)."""
+    _claimed_keys(world, api)
+    return len(world.calls)
+
+
+def _call(world: World, api: Api, who: str):
+    target = _entry(world, api, who)
+    args, kwargs = arguments(target, world, who)
+    return target(*args, **kwargs)
+
+
+def _function_overlap(world: World, api: Api) -> tuple[bool | None, str]:
+    """A's job outlives A's deadline and B claims, through the same function, in another thread (or
+    task); A's release comes while B's job runs."""
+    calls = _job_calls(world, api)
+    if calls == 0:
+        return None, "a's run calls nothing while it holds the lease"
+    world.client.flushall()
+    before = set(world.client.keys("*"))
+    seen: dict = {}
+    b_holds = threading.Event()
+    b_may_finish = threading.Event()
+
+    def b_job():
+        seen["b"] = {k: world.client.get(k) for k in seen["keys"]}
+        b_holds.set()
+        b_may_finish.wait(5)
+
+    async def b_job_async():
+        seen["b"] = {k: world.client.get(k) for k in seen["keys"]}
+        b_holds.set()
+        while not b_may_finish.is_set():
+            await asyncio.sleep(0.001)
+
+    def a_job():
+        seen["keys"] = set(world.client.keys("*")) - before
+        _expire_now(world, seen["keys"])
+        thread = threading.Thread(target=lambda: _run_b(world, api, b_job, seen), daemon=True)
+        seen["thread"] = thread
+        thread.start()
+        b_holds.wait(5)
+
+    async def a_job_async():
+        seen["keys"] = set(world.client.keys("*")) - before
+        _expire_now(world, seen["keys"])
+        world.during = [b_job_async]
+        seen["task"] = asyncio.ensure_future(_call(world, api, "b"))
+        while not b_holds.is_set() and not seen["task"].done():
+            await asyncio.sleep(0.001)
+
+    world.during = [lambda: None] * (calls - 1) + [a_job_async if world.is_async else a_job]
+    try:
+        world.run(_call(world, api, "a"))
+    except Exception as exc:
+        seen.setdefault("a_error", exc)
+    if "keys" not in seen:
+        return None, "a's job never ran"
+    if not b_holds.is_set():
+        b_may_finish.set()
+        return None, "b's claim failed after a's deadline"
+    kept = all(world.client.get(k) == v for k, v in seen["b"].items())
+    b_may_finish.set()
+    if "thread" in seen:
+        seen["thread"].join(5)
+    if "task" in seen:
+        try:
+            world.loop.run_until_complete(seen["task"])
+        except Exception:
+            pass
+    return kept, ""
+
+
+def _run_b(world: World, api: Api, job, seen) -> None:
+    world.during = [job]
+    try:
+        _call(world, api, "b")
+    except Exception as exc:
+        seen["b_error"] = exc

@@ -1,0 +1,146 @@
+"""Fixes keep working code working: every fixable rule case and every module of tests/fix_corpus/,
+run before and after `--fix --unsafe-fixes` on a real Redis (see fix_check.py for the scenarios)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from fix_check import World, lease_apis, run_scenarios
+from leaselint.diagnostics import Applicability
+from leaselint.model.build import build_model
+from leaselint.rules import ALL_RULES
+from leaselint.runner import lint_text
+from leaselint.settings import Settings
+from leaselint.source import SourceText
+from proof_support import load, write_module
+
+CORPUS = Path(__file__).parent / "fix_corpus"
+# Rules whose fix closes the overlap: the original frees B's claim, the fixed code keeps it.
+OVERLAP_RULES = {"LL001", "LL002"}
+# Fixable rule cases that do not run here, and why (each is proven on its own server elsewhere, or
+# its store has no server in the suite).
+NOT_RUN = {
+    "aioredis": "aioredis 1.x is not installed (its API is the old one)",
+    "pymemcache": "memcached: tests/test_memcached_proof.py",
+    "memcache": "python-memcached is not installed",
+    "aiomcache": "aiomcache is not installed",
+    "boto3": "DynamoDB: tests/test_dynamodb_proof.py",
+    "pymongo": "no MongoDB server in the suite",
+    "etcd3": "etcd: tests/test_etcd_proof.py",
+    "django": "a Django cache needs a configured project",
+}
+
+
+def _store_of(source: str) -> str:
+    model = build_model(cst.parse_module(source))
+    stores = {event.store.name for event in [*model.claims, *model.releases]}
+    if model.locks:
+        stores.add("redis")  # redis-py's lock objects
+    return ",".join(sorted(stores))
+
+
+def _not_run(source: str) -> str | None:
+    for module, why in NOT_RUN.items():
+        if f"import {module}" in source or f"from {module}" in source:
+            return why
+    return None
+
+
+def _rule_cases():
+    for rule in ALL_RULES:
+        for number, case in enumerate(rule.INVALID):
+            if case.fixed is None or rule.code == "LL100" or _not_run(textwrap.dedent(case.code)):
+                continue
+            yield pytest.param(rule.code, textwrap.dedent(case.code), id=f"{rule.code}-{number}")
+
+
+def _corpus():
+    for path in sorted(CORPUS.glob("*.py")):
+        yield pytest.param(path.read_text(encoding="utf-8"), id=path.stem)
+
+
+def fixed_text(source: str) -> str | None:
+    settings = Settings(fix=True, unsafe_fixes=True)
+    result = lint_text(SourceText(source), "module.py", settings)
+    assert result.internal_errors == []
+    return result.fixed_text
+
+
+# Originals whose release never worked, so the fix changes what they do (a second bug the fix ends).
+BROKEN_ORIGINALS = {
+    "== '1' then": "the original's script compares with a constant the claim never stores",
+    "get(key) == token:": "the original compares the bytes get() returns with a str token",
+}
+
+
+def _frees_other(outcomes) -> bool:
+    from fix_check import CONTENDED
+
+    return any(o.step == CONTENDED and not o.keys for o in outcomes)
+
+
+def compare(tmp_path: Path, redis_url: str, source: str, fixed: str, overlap_must_fail: bool, must_show: bool = False) -> int:
+    """Runs every lease API of `source` on both texts; returns how many APIs were run."""
+    broken = [why for text, why in BROKEN_ORIGINALS.items() if text in source]
+    apis = lease_apis(source)
+    original_path = write_module(tmp_path, "original", source)
+    fixed_path = write_module(tmp_path, "fixed", fixed)
+    for api in apis:
+        runs = {}
+        for label, path in (("original", original_path), ("fixed", fixed_path)):
+            module = load(path)
+            runs[label] = run_scenarios(lambda m=module: World(m, redis_url, api.is_async), api)
+        before, after = runs["original"], runs["fixed"]
+        changed = [
+            (a.step, a.result, a.keys, b.result, b.keys)
+            for a, b in zip(before.ordinary, after.ordinary)
+            if not a.same_as(b)
+        ]
+        assert [o.step for o in before.ordinary] == [o.step for o in after.ordinary]
+        assert after.b_kept is not False, f"{api}: after the fix, A's late release still freed B's claim"
+        assert not _frees_other(after.ordinary), f"{api}: after the fix, a run freed another worker's claim"
+        if broken:
+            assert changed, f"{api}: listed as broken ({broken[0]}) but the fix changed nothing"
+            continue
+        assert changed == [], f"{api}: the fix changed ordinary use (step, before, keys, after, keys):\n{changed}"
+        assert (after.b_kept is None) == (before.b_kept is None), (api, before.overlap_note, after.overlap_note)
+        if overlap_must_fail and (before.b_kept is not None or must_show):
+            shown = before.b_kept is False or _frees_other(before.ordinary)
+            assert shown, f"{api}: neither the overlap nor a contended run shows the bug on the original"
+    return len(apis)
+
+
+@pytest.mark.parametrize(("code", "source"), list(_rule_cases()))
+def test_fixed_rule_case_behaves_the_same(tmp_path, redis_url, code, source):
+    """The case's text after every fix `--fix --unsafe-fixes` writes (its own rule's and the others')."""
+    assert _store_of(source) == "redis"
+    fixed = fixed_text(source)
+    assert fixed is not None
+    assert compare(tmp_path, redis_url, source, fixed, code in OVERLAP_RULES) >= 1
+
+
+def test_rule_cases_not_run_here_are_the_listed_stores():
+    """Every fixable case is run here unless its store is one NOT_RUN names; each entry is used."""
+    used = set()
+    for rule in ALL_RULES:
+        for case in rule.INVALID:
+            why = _not_run(textwrap.dedent(case.code))
+            if case.fixed is not None and why is not None:
+                used.add(why)
+    assert used == set(NOT_RUN.values()) - {NOT_RUN["django"]} or used == set(NOT_RUN.values())
+
+
+@pytest.mark.parametrize("source", list(_corpus()))
+def test_fixed_corpus_module_behaves_the_same(tmp_path, redis_url, source):
+    fixed = fixed_text(source)
+    expect_fix = "# leaselint: no fix" not in source
+    if not expect_fix:
+        assert fixed is None
+        return
+    assert fixed is not None, "no fix written"
+    runs = compare(tmp_path, redis_url, source, fixed, "# overlap: original keeps b" not in source, must_show=True)
+    assert runs >= 1
