@@ -20,6 +20,7 @@ from leaselint.source import LineIndex
 from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
+from leaselint.model.traverse import nodes
 from leaselint.model.values import FIXED, GUESSABLE
 from leaselint.model.walk import dotted
 
@@ -341,6 +342,35 @@ class LeaseFixer:
                 "would compare with: keep the claim's value until the release"
             )
 
+    def _value_kept(self, lease: Lease, cls) -> None:
+        """No fix changes a stored value that other code reads back and interprets (parses it, compares
+        it, orders it by the clock): a claim value that is an expiry time or an owner checked elsewhere."""
+        store = lease.claims[0].store
+        methods = {spec.method for spec in store.reads} | set(store.value_reads)
+        checks = {id(r.check.read.call) for r in self.model.releases if r.check is not None}
+        resolver = self.model.resolver
+        for scope in self.model.scopes:
+            if scope.parent is None or scope.cls is not cls:
+                continue
+            for node in nodes(scope.node, trivia=False):
+                if not (
+                    type(node) is cst.Call
+                    and type(node.func) is cst.Attribute
+                    and node.func.attr.value in methods
+                    and node.args
+                    and id(node) not in checks
+                ):
+                    continue
+                if resolver.shape(node.args[0].value, scope) != lease.key_shape:
+                    continue
+                how = _interprets(scope.node, node)
+                if how is not None:
+                    line = self.positions[node].start.line
+                    raise NoFix(
+                        f"line {line} reads the stored value back and {how}: a fresh token there would change "
+                        "what it reads; keep the value's meaning (a token beside it, split by every reader) by hand"
+                    )
+
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
         values = self.model.resolver.self_attr_values(attr, claim.scope)
         return bool(values) and all(where.name == "__init__" for _, where in values)
@@ -380,6 +410,7 @@ class LeaseFixer:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
         self._not_overwritten(lease, claim=claim)
         self._fits_client([*lease.claims, *lease.releases])
+        self._value_kept(lease, claim.scope.cls)
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
         releases = [
@@ -557,6 +588,13 @@ class LeaseFixer:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value the release returned")
+        if release.check is not None and any(
+            type(c.operator) in ORDERINGS for c in release.check.comparison.comparisons
+        ):
+            raise NoFix(
+                "the release is guarded by ordering the stored value (a clock check), not by a token: "
+                "store a fresh token beside the time and compare it whole"
+            )
         if release.check is not None:
             # A client-side check before the release: the `if` that only guards it goes, and its
             # token is kept unless it is as weak as the claim's (then a fresh one is made).
@@ -564,6 +602,8 @@ class LeaseFixer:
             if token_code is None and release.check.token is not None and not self._weak_check(lease, release):
                 token_code = self._text(release.check.token)
         token = Token(token_code) if token_code is not None else self.token_for(lease, release)
+        if token.new_token:
+            self._value_kept(lease, release.scope.cls)
         store_edit = self._store_release(lease, release, token.code, replace)
         if store_edit is not None:
             needs = lease.claims[0].store.release_form == "dynamo" and (
@@ -747,11 +787,47 @@ class LeaseFixer:
             new_call = f"{head.removesuffix(',')}, {expire.unit}={ttl})"
         else:
             new_call = f"{receiver}.set({self._text(claim.key)}, {self._text(claim.value)}, nx=True, {expire.unit}={ttl})"
+            if claim.usage == "expression" and not _tested(claim):
+                # setnx answers True/False; set(nx=True) answers True/None: callers read the same.
+                new_call = f"bool({self._awaited_claim(claim)}{new_call})"
+                start, end = self._claim_range(claim)
+                edits_claim = Edit(start, end, new_call)
+            else:
+                edits_claim = None
         start, _ = self._range(expire.statement)
         line_start = Position(start.line, 0)
         next_line = Position(start.line + 1, 0)
-        edits = (self._replace(claim.call, new_call), Edit(line_start, next_line, ""))
-        return Fix(f"Set the lifetime in the claim itself (`{expire.unit}=`)", edits, Applicability.SAFE)
+        claim_edit = self._replace(claim.call, new_call)
+        if claim.method != "set" and edits_claim is not None:
+            claim_edit = edits_claim
+        removal = Edit(line_start, next_line, "")
+        if self._alone_in_block(expire.statement):
+            removal = self._replace(expire.statement, "pass")
+        edits = (claim_edit, removal)
+        message = f"Set the lifetime in the claim itself (`{expire.unit}=`)"
+        if _positive_literal(expire.ttl):
+            return Fix(message, edits, Applicability.SAFE)
+        # The server refuses a lifetime of 0 or less in SET, where EXPIRE took it (and deleted the key).
+        return Fix(message + "; SET refuses a lifetime that is not positive, where EXPIRE took it", edits, Applicability.UNSAFE)
+
+    def _alone_in_block(self, statement: cst.CSTNode) -> bool:
+        """The only statement of its block: removing it would leave the block empty."""
+        return contains(
+            self.model.module,
+            lambda node: type(node) is cst.IndentedBlock and len(node.body) == 1 and node.body[0] is statement,
+        )
+
+    def _awaited_claim(self, claim: Claim) -> str:
+        return "await " if claim.awaited else ""
+
+    def _claim_range(self, claim: Claim) -> tuple[Position, Position]:
+        """The claim call's span, with the `await` before it."""
+        start, end = self._range(claim.call)
+        if claim.awaited:
+            prefix = self.lines[start.line - 1][: start.column].rstrip()
+            if prefix.endswith("await"):
+                start = Position(start.line, len(prefix) - len("await"))
+        return start, end
 
     def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
         start, end = self._range(release.call)
@@ -835,6 +911,58 @@ def whole_guard(release: Release) -> cst.CSTNode | None:
     if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is release.statement:
         return guard
     return None
+
+
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+PARSERS = frozenset({"float", "int", "Decimal", "loads", "fromtimestamp", "literal_eval"})
+
+
+def _interprets(tree: cst.CSTNode, read: cst.Call) -> str | None:
+    """How the code under `tree` interprets the value `read` hands back: parses or compares it (by
+    itself, or through the name it is assigned to); None when it only passes it on."""
+    names = set()
+    for node in nodes(tree, trivia=False):
+        if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+            value = node.value.expression if type(node.value) is cst.Await else node.value
+            if value is read:
+                names.add(node.targets[0].target.value)
+
+    def is_value(node: cst.CSTNode) -> bool:
+        return node is read or (type(node) is cst.Name and node.value in names)
+
+    for node in nodes(tree, trivia=False):
+        if type(node) is cst.Call:
+            func = node.func
+            name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+            if name in PARSERS and node.args and contains(node.args[0].value, is_value):
+                return f"parses it with {name}()"
+        elif type(node) is cst.Comparison:
+            sides = [node.left, *(c.comparator for c in node.comparisons)]
+            plain = all(type(c.operator) in (cst.Is, cst.IsNot) for c in node.comparisons)
+            if not plain and any(is_value(side) or (type(side) is cst.Await and side.expression is read) for side in sides):
+                return "compares it"
+    return None
+
+
+def _positive_literal(node: cst.BaseExpression | None) -> bool:
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0) > 0
+    if isinstance(node, cst.Float):
+        return float(node.value.replace("_", "")) > 0
+    return False
+
+
+def _tested(claim: Claim) -> bool:
+    """The claim's answer only decides an `if` or a `while` (`if r.setnx(...)`, `while not ...`)."""
+    statement = claim.statement
+    if isinstance(statement, (cst.If, cst.While)):
+        test = statement.test
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        if isinstance(test, cst.Await):
+            test = test.expression
+        return test is claim.call
+    return False
 
 
 def _literal(node: cst.BaseExpression) -> bool:

@@ -97,7 +97,12 @@ class BlindRelease(Rule):
     at the claim). It is **unsafe** when the claim stores something else (a
     constant, a host name) or its token is out of reach: the fix then makes
     `token = secrets.token_hex(16)` at the claim, stores it, and carries it to
-    the release as a local or as an attribute on `self`. It is also unsafe in
+    the release as a local or as an attribute on `self`. An object keeps the
+    token only once its claim succeeded, starts with `None` (a class
+    attribute), and a release holding none deletes nothing and answers 0 as a
+    delete of a missing key does; a readable identity the claim stored stays
+    in front of the fresh token. When another method reads the stored value
+    back and parses or compares it, there is no fix. It is also unsafe in
     a pipeline, whose result arrives in `execute()`. When the claim is in
     another function, or the release deletes other keys too, there is no
     automatic fix and the message says why. A delete after a failed claim is
@@ -570,6 +575,65 @@ class BlindRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+
+            class StampLock:
+                def __init__(self, client, name, timeout=10):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.timeout = timeout
+                    self.until = 0.0
+
+                def acquire(self):
+                    until = time.time() + self.timeout
+                    if self.client.setnx(self.key, until):
+                        self.until = until
+                        return True
+                    seen = self.client.get(self.key)
+                    if seen is not None and float(seen) < time.time():
+                        previous = self.client.getset(self.key, until)
+                        if previous is not None and float(previous) < time.time():
+                            self.until = until
+                            return True
+                    return False
+
+                def release(self):
+                    if time.time() < self.until:
+                        self.client.delete(self.key)
+        """,
+            line=28,
+            column=13,
+            message_contains="(no automatic fix: line 18 reads the stored value back and parses it with float()",
+        ),
+        Invalid(
+            """\
+            import redis
+
+
+            class NamedLock:
+                def __init__(self, client, name, owner):
+                    self.client = client
+                    self.key = f"lock:{name}"
+                    self.owner = owner
+
+                def acquire(self):
+                    return bool(self.client.set(self.key, self.owner, nx=True, ex=60))
+
+                def mine(self):
+                    return self.client.get(self.key) == self.owner
+
+                def release(self):
+                    self.client.delete(self.key)
+        """,
+            line=17,
+            column=9,
+            message_contains="(no automatic fix: line 14 reads the stored value back and compares it",
+        ),
         # A MongoDB finding speaks of MongoDB: no other store's command in its message.
         Invalid(
             """\

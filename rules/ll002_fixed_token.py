@@ -68,7 +68,10 @@ class FixedToken(Rule):
     else (logged as the worker's name), it is kept and the token is added
     beside it. The fix is **safe** when the claim and its releases are in one
     function, and **unsafe** when the token must travel to another method (it
-    becomes an attribute on `self`). When the release is in another function,
+    becomes an attribute on `self`, set only once the claim succeeded). A
+    value that reads as an identity (an owner, a host name) is kept in front:
+    `f"{owner}:{secrets.token_hex(8)}"`. When the stored value is read back and
+    parsed or compared elsewhere, there is no fix. When the release is in another function,
     or the store has no compare-and-delete (the Django cache), there is no
     automatic fix.
 

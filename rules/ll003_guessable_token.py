@@ -49,7 +49,9 @@ class GuessableToken(Rule):
     ## Fix safety
     As for LL002: the value becomes `secrets.token_hex(16)` made at the claim
     and every release in reach checks it; **safe** within one function,
-    **unsafe** when the token must travel to another method.
+    **unsafe** when the token must travel to another method. No fix where the
+    value is a time that other code reads back and parses or orders (an
+    expiry stamp that contenders compare with the clock).
     """
 
     code = "LL003"

@@ -49,7 +49,9 @@ class CheckThenDelete(Rule):
     a lost lease logged. It uses the token the client-side check compared
     with, so it is **safe**; an `if` that only guarded the delete is replaced
     whole. Where the check's token cannot be told (a `GETDEL` whose value is
-    compared), there is no automatic fix.
+    compared), there is no automatic fix; nor where the check orders the
+    stored value (`now < expires_at`, a clock check): that value is a time,
+    not a token, and comparing it with `now` in the server would never match.
     """
 
     code = "LL004"
@@ -103,6 +105,30 @@ class CheckThenDelete(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def run(name):
+                key = f"lock:{name}"
+                now = time.time()
+                if not r.set(key, now + 30, nx=True, ex=30):
+                    return False
+                work()
+                expires_at = r.get(key)
+                if expires_at is not None and now < expires_at:
+                    r.delete(key)
+                return True
+        """,
+            line=16,
+            column=9,
+            message_contains="(no automatic fix: the release is guarded by ordering the stored value",
+        ),
         Invalid(
             """\
             import logging

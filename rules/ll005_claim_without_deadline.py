@@ -55,8 +55,14 @@ class ClaimWithoutDeadline(Rule):
     ## Fix safety
     For the two-step form the fix claims with one `set(k, v, nx=True, ex=ttl)`
     (`px=` for `pexpire`) with the lifetime the code already chose, and
-    removes the `expire` call: **safe**. When no lifetime exists anywhere
-    there is no automatic fix: choosing a lifetime is a decision.
+    removes the `expire` call: **safe** when the lifetime is a positive number
+    written in place. A lifetime held in a name or an attribute makes it
+    **unsafe**: SET refuses a lifetime of 0 or less, which EXPIRE accepted (it
+    deleted the key). Where the code reads `setnx`'s answer other than in an
+    `if` or `while`, the fix wraps the claim in `bool(...)`: `setnx` answers
+    False where `set(nx=True)` answers None, and callers keep reading False.
+    When no lifetime exists anywhere there is no automatic fix: choosing a
+    lifetime is a decision.
     """
 
     code = "LL005"
@@ -297,6 +303,56 @@ class ClaimWithoutDeadline(Rule):
                     r.delete(key)
         """,
             applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class PollLock:
+                def __init__(self, client, name, ttl):
+                    self.client = client
+                    self.key = f"poll:{name}"
+                    self.ttl = ttl
+
+                def acquire(self, token):
+                    claimed = self.client.setnx(self.key, token)
+                    if claimed:
+                        self.client.expire(self.key, self.ttl)
+                    return claimed
+
+                def release(self, token):
+                    self.client.eval(RELEASE, 1, self.key, token)
+        """,
+            line=14,
+            column=19,
+            fixed="""\
+            import redis
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class PollLock:
+                def __init__(self, client, name, ttl):
+                    self.client = client
+                    self.key = f"poll:{name}"
+                    self.ttl = ttl
+
+                def acquire(self, token):
+                    claimed = bool(self.client.set(self.key, token, nx=True, ex=self.ttl))
+                    if claimed:
+                        pass
+                    return claimed
+
+                def release(self, token):
+                    self.client.eval(RELEASE, 1, self.key, token)
+        """,
+            applicability=Applicability.UNSAFE,
+            message_contains="a second call (`expire`)",
         ),
         Invalid(
             """\

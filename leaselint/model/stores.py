@@ -136,6 +136,9 @@ class Store:
     releases: tuple[ReleaseSpec, ...]
     writes: tuple[WriteSpec, ...] = ()
     reads: tuple[ReadSpec, ...] = ()
+    # More calls that hand back the stored value (the key is their first argument): what a fix that
+    # changes the value must find every reader of.
+    value_reads: tuple[str, ...] = ()
     expiries: tuple[ExpireSpec, ...] = ()
     # Calls that count on a key: a key that is counted is a counter (a rate limit), not a lease.
     counters: tuple[str, ...] = ()
@@ -224,6 +227,7 @@ REDIS = Store(
         WriteSpec("psetex", key=_KEY, value=Arg(2, "value")),
     ),
     reads=(ReadSpec("get", key=_KEY),),
+    value_reads=("getset", "getex", "getdel"),
     expiries=(
         ExpireSpec("expire", key=_KEY, ttl=Arg(1, "time"), unit="ex"),
         ExpireSpec("pexpire", key=_KEY, ttl=Arg(1, "time"), unit="px"),
