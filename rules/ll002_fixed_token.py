@@ -144,6 +144,59 @@ class FixedToken(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+
+            class PreviewLock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"preview:{name}"
+
+                def acquire(self):
+                    return bool(self.client.set(self.key, "1", nx=True, ex=60))
+
+                def release(self):
+                    if self.client.get(self.key) == b"1":
+                        self.client.delete(self.key)
+                        return True
+                    return False
+        """,
+            line=10,
+            column=47,
+            fixed="""\
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class PreviewLock:
+                _lease_token = None
+
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"preview:{name}"
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    claimed = bool(self.client.set(self.key, token, nx=True, ex=60))
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
+
+                def release(self):
+                    if self._lease_token is not None and self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                        return True
+                    return False
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
         # The only delete runs after the claim failed: the fix has no release to hand a token to (a
         # compare with this attempt's token could never match there).
         Invalid(
