@@ -245,8 +245,8 @@ class LeaseFixer:
             small = statement.body[0]
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and self._answer(small.value, claim):
                 target = small.targets[0].target
-                if isinstance(target, cst.Name):
-                    return [self._after(statement, f"if {target.value}:\n{indent}{step}{line}")]
+                if isinstance(target, (cst.Name, cst.Attribute)):  # `ok = ...`, `self._acquired = ...`
+                    return [self._after(statement, f"if {self._text(target)}:\n{indent}{step}{line}")]
             if isinstance(small, cst.Return) and small.value is not None and self._answer(small.value, claim):
                 taken = claim.scope.all_names() | self.model.module_names
                 name = _unique("claimed", taken, "lease_claimed")

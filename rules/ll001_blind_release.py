@@ -577,6 +577,60 @@ class BlindRelease(Rule):
     INVALID = [
         Invalid(
             """\
+            import secrets
+
+
+            class Sweeper:
+                def __init__(self, connection):
+                    self.connection = connection
+                    self.holding = False
+
+                def start(self):
+                    self.token = secrets.token_hex(16)
+                    self.holding = self.connection.set("sweeper:lock", self.token, ex=60, nx=True)
+                    return self.holding
+
+                def stop(self):
+                    if self.holding:
+                        self.connection.delete("sweeper:lock")
+                        self.holding = False
+        """,
+            line=16,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class Sweeper:
+                _lease_token = None
+
+                def __init__(self, connection):
+                    self.connection = connection
+                    self.holding = False
+
+                def start(self):
+                    self.token = secrets.token_hex(16)
+                    self.holding = self.connection.set("sweeper:lock", self.token, ex=60, nx=True)
+                    if self.holding:
+                        self._lease_token = self.token
+                    return self.holding
+
+                def stop(self):
+                    if self.holding:
+                        if self._lease_token is not None and not self.connection.eval(LEASE_RELEASE_SCRIPT, 1, "sweeper:lock", self._lease_token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "sweeper:lock")
+                        self.holding = False
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
             import time
 
             import redis
