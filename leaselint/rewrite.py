@@ -17,6 +17,7 @@ import libcst as cst
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.source import LineIndex
+from leaselint.model.build import is_docstring
 from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
@@ -307,7 +308,7 @@ class LeaseFixer:
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the class is written on one line")
         statements = list(body.body)
-        first = statements[1] if len(statements) > 1 and _is_docstring_line(statements[0]) else statements[0]
+        first = statements[1] if len(statements) > 1 and is_docstring(statements[0]) else statements[0]
         blank = "\n" if isinstance(first, (cst.FunctionDef, cst.ClassDef)) else ""
         start, _ = self._range(head(first))
         return Edit(start, start, f"{attr} = None\n{blank}{self._indent_of(head(first))}")
@@ -389,13 +390,12 @@ class LeaseFixer:
             raise NoFix("the claim sits where a statement cannot be put before it")
         return True
 
-    def _new_token(self, claims: list[Claim], name: str, applicability, on_self: bool = False) -> Token:
+    def _new_token(self, claims: list[Claim], name: str, applicability) -> Token:
         edits: list[Edit] = []
         for claim in claims:
             self._check_insertable(claim)
-            target = f"{claim.scope.self_name}.{name}" if on_self else name
-            edits.append(self._insert_before(claim.statement, f"{target} = secrets.token_hex(16)"))
-            edits.append(self._replace(claim.value, target))
+            edits.append(self._insert_before(claim.statement, f"{name} = secrets.token_hex(16)"))
+            edits.append(self._replace(claim.value, name))
         return Token(name, edits, applicability, new_token=True)
 
     def _fresh_local(self, release: Release) -> str:
@@ -693,7 +693,7 @@ class LeaseFixer:
             step = self.model.module.default_indent
             indent = self._indent_of(release.statement)
             return self._replace(release.statement, f"if {guard}:\n{indent}{step}{awaited}{call_text}")
-        return Edit(*self._range_of_expression(release), f"({awaited}{call_text} if {guard} else 0)")
+        return Edit(*self._span_with_await(release), f"({awaited}{call_text} if {guard} else 0)")
 
     def _weak_check(self, lease: Lease, release: Release) -> bool:
         """The client-side check compares with a value as weak as the claim's (the same constant)."""
@@ -752,9 +752,9 @@ class LeaseFixer:
         if guard:
             if release.usage == "inline":
                 raise NoFix("the release is part of a larger expression: check that the object holds a token by hand")
-            return Edit(*self._range_of_expression(release), f"({awaited}{call} if {guard} else 0)")
+            return Edit(*self._span_with_await(release), f"({awaited}{call} if {guard} else 0)")
         if release.usage == "inline":
-            return Edit(*self._range_of_expression(release), f"{awaited}{call} or {report}")
+            return Edit(*self._span_with_await(release), f"{awaited}{call} or {report}")
         return self._replace(release.call, call)
 
     def log_lost_release(self, release: Release) -> Fix:
@@ -818,19 +818,14 @@ class LeaseFixer:
             new_call = f"{head.removesuffix(',')}, {expire.unit}={ttl})"
         else:
             new_call = f"{receiver}.set({self._text(claim.key)}, {self._text(claim.value)}, nx=True, {expire.unit}={ttl})"
-            if claim.usage == "expression" and not _tested(claim):
-                # setnx answers True/False; set(nx=True) answers True/None: callers read the same.
-                new_call = f"bool({self._awaited_claim(claim)}{new_call})"
-                start, end = self._claim_range(claim)
-                edits_claim = Edit(start, end, new_call)
-            else:
-                edits_claim = None
+        claim_edit = self._replace(claim.call, new_call)
+        if claim.method == "setnx" and claim.usage == "expression" and not _tested(claim):
+            # setnx answers True/False; set(nx=True) answers True/None: callers keep reading False.
+            awaited = "await " if claim.awaited else ""
+            claim_edit = Edit(*self._span_with_await(claim), f"bool({awaited}{new_call})")
         start, _ = self._range(expire.statement)
         line_start = Position(start.line, 0)
         next_line = Position(start.line + 1, 0)
-        claim_edit = self._replace(claim.call, new_call)
-        if claim.method != "set" and edits_claim is not None:
-            claim_edit = edits_claim
         removal = Edit(line_start, next_line, "")
         if self._alone_in_block(expire.statement):
             removal = self._replace(expire.statement, "pass")
@@ -848,21 +843,10 @@ class LeaseFixer:
             lambda node: type(node) is cst.IndentedBlock and len(node.body) == 1 and node.body[0] is statement,
         )
 
-    def _awaited_claim(self, claim: Claim) -> str:
-        return "await " if claim.awaited else ""
-
-    def _claim_range(self, claim: Claim) -> tuple[Position, Position]:
-        """The claim call's span, with the `await` before it."""
-        start, end = self._range(claim.call)
-        if claim.awaited:
-            prefix = self.lines[start.line - 1][: start.column].rstrip()
-            if prefix.endswith("await"):
-                start = Position(start.line, len(prefix) - len("await"))
-        return start, end
-
-    def _range_of_expression(self, release: Release) -> tuple[Position, Position]:
-        start, end = self._range(release.call)
-        if release.awaited:
+    def _span_with_await(self, event) -> tuple[Position, Position]:
+        """The span of an event's call, with the `await` before it (a claim or a release)."""
+        start, end = self._range(event.call)
+        if event.awaited:
             # `await` sits right before the call on the same line.
             line = self.lines[start.line - 1]
             prefix = line[: start.column].rstrip()
@@ -996,14 +980,12 @@ def _positive_literal(node: cst.BaseExpression | None) -> bool:
 def _tested(claim: Claim) -> bool:
     """The claim's answer only decides an `if` or a `while` (`if r.setnx(...)`, `while not ...`)."""
     statement = claim.statement
-    if isinstance(statement, (cst.If, cst.While)):
-        test = statement.test
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test = test.expression
-        if isinstance(test, cst.Await):
-            test = test.expression
-        return test is claim.call
-    return False
+    if not isinstance(statement, (cst.If, cst.While)):
+        return False
+    test = statement.test
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    return LeaseFixer._answer(test, claim)
 
 
 def _literal(node: cst.BaseExpression) -> bool:
@@ -1018,15 +1000,6 @@ def _leaves(block: cst.IndentedBlock) -> bool:
     last = block.body[-1] if block.body else None
     return isinstance(last, cst.SimpleStatementLine) and isinstance(
         last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break)
-    )
-
-
-def _is_docstring_line(statement: cst.CSTNode) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
 
 

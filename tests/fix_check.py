@@ -55,16 +55,22 @@ class Api:
     release: str = ""  # the class's releasing method
     method: str = ""  # for a method that claims and releases in one call
     is_async: bool = False
+    # The class's methods that claim, release, write or renew: the rest only read (`holder()`).
+    writers: frozenset = frozenset()
 
 
 def lease_apis(source: str) -> list[Api]:
     """The lease entry points of a module, read from the lease model."""
     model = build_model(cst.parse_module(source))
     found: dict[tuple, Api] = {}
+    events = [*model.claims, *model.releases, *model.writes, *(e for lease in model.leases for e in lease.expiries)]
     for lease in model.leases:
         for claim in lease.claims:
             for release in lease.releases:
                 api = _api_of(claim.scope, release.scope)
+                if api is not None and api.kind == "class":
+                    cls = claim.scope.cls
+                    api.writers = frozenset(e.scope.name for e in events if e.scope.cls is cls)
                 if api is not None:
                     found.setdefault((api.kind, api.name, api.claim, api.release, api.method), api)
     for lock in model.locks:
@@ -105,7 +111,7 @@ def _api_of(claim_scope, release_scope) -> Api | None:
 class _Clients:
     """Stand-ins for the redis modules inside the module under test: every client they make is the test's."""
 
-    def __init__(self, url: str, is_async: bool) -> None:
+    def __init__(self, url: str) -> None:
         self.url = url
         self.made: list = []
         self.sync = self._module(redis, redis.Redis)
@@ -184,7 +190,7 @@ class World:
         self.calls: list[str] = []
         self.tokens: dict[str, str] = {}
         self.loop = asyncio.new_event_loop() if is_async else None
-        self.clients = _Clients(url, is_async)
+        self.clients = _Clients(url)
         self._point_at_server()
 
     def _point_at_server(self) -> None:
@@ -326,6 +332,8 @@ class Outcome:
     step: str
     result: Any
     keys: tuple
+    # The result before a stored value in it was replaced by "<the stored value>".
+    raw: Any = None
 
     def same_as(self, other: "Outcome") -> bool:
         if self.step != other.step or not _same(self.result, other.result):
@@ -349,6 +357,9 @@ class Scenarios:
     # The overlap: did B's claim survive A's release?
     b_kept: bool | None = None
     overlap_note: str = ""
+    # The value a worker stores is the same at each of its claims and differs from another
+    # worker's: an identity (an owner), which callers read back and a fix must keep readable.
+    identity: bool = False
 
 
 def _result(value) -> Any:
@@ -380,11 +391,14 @@ class Driver:
             value = Blocked()
         except Exception as exc:  # the API's own exceptions are outcomes
             value = exc
-        result = _result(value)
+        result = raw = _result(value)
         if isinstance(result, (str, bytes)) and result in self._stored():
             result = "<the stored value>"
-        self.outcomes.append(Outcome(label, result, self.keys()))
+        self.outcomes.append(Outcome(label, result, self.keys(), raw))
         return value
+
+    def values(self) -> dict:
+        return {key: self.world.client.get(key) for key in self.world.client.keys("*")}
 
     def _stored(self) -> set:
         stored = set(self.tokens)
@@ -428,10 +442,11 @@ def _instance(world: World, api: Api, who: str):
 
 
 def _readers(cls, api: Api) -> list[str]:
-    """Methods that take nothing and only read: what the API reads back (`holder()`, `locked()`)."""
+    """Methods that take nothing and, by the lease model, neither claim, release nor write: what the
+    API reads back (`holder()`, `locked()`)."""
     names = []
     for name, member in vars(cls).items():
-        if name.startswith("_") or name in (api.claim, api.release) or not callable(member):
+        if name.startswith("_") or name in api.writers or not callable(member):
             continue
         try:
             required = [
@@ -441,8 +456,7 @@ def _readers(cls, api: Api) -> list[str]:
             ]
         except (TypeError, ValueError):
             continue
-        source = inspect.getsource(member)
-        if not required and not any(w in source for w in ("delete(", ".set(", "setnx(", "eval(", "expire(")):
+        if not required:
             names.append(name)
     return sorted(names)
 
@@ -471,6 +485,7 @@ def _class_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         drive.step("a releases before claiming", lambda: release(a))
         read()
         drive.step("a claims", lambda: claim(a))
+        a_stored = drive.values()
         read()
         drive.step("b claims while a holds", lambda: claim(b))
         drive.step("a claims again while holding", lambda: claim(a))
@@ -478,8 +493,10 @@ def _class_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         read()
         drive.step("a releases again", lambda: release(a))
         drive.step("b claims", lambda: claim(b))
+        b_stored = drive.values()
         drive.step("b releases", lambda: release(b))
         drive.step("a claims a third time", lambda: claim(a))
+        scenarios.identity = bool(a_stored) and a_stored == drive.values() and a_stored != b_stored
         drive.step("a releases a third time", lambda: release(a))
         if hasattr(a, "__enter__") or hasattr(a, "__aenter__"):
             for turn in ("first", "second"):
@@ -585,7 +602,6 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         scenarios.b_kept, scenarios.overlap_note = _function_overlap(world, api)
     finally:
         world.close()
-    # Contended: a key held by another worker is left alone.
     return scenarios
 
 

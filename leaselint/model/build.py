@@ -48,7 +48,7 @@ def _header_position(module: cst.Module, positions) -> tuple[Position, bool, lis
     """Where new module constants go (after the leading imports), and those imports by module name."""
     body = list(module.body)
     index = 0
-    if body and _is_docstring(body[0]):
+    if body and is_docstring(body[0]):
         index = 1
     leading: list[tuple[str, Position, Position, bool]] = []
     last_import = None
@@ -85,7 +85,7 @@ def _imported_module(statement: cst.CSTNode) -> str:
     return ""
 
 
-def _is_docstring(statement: cst.CSTNode) -> bool:
+def is_docstring(statement: cst.CSTNode) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1
