@@ -1,4 +1,4 @@
-"""A correct release whose Lua script reads the value into a local before comparing: nothing to fix."""
+"""A correct release whose Lua script compares two Lua locals (the value read and the token): nothing to fix."""
 
 # leaselint: no fix
 
@@ -7,8 +7,9 @@ import secrets
 import redis
 
 UNLOCK = """
+local mine = ARGV[1]
 local held = redis.call('get', KEYS[1])
-if held == ARGV[1] then
+if held == mine then
     return redis.call('del', KEYS[1])
 end
 return 0
