@@ -26,8 +26,11 @@ import tarfile
 import tempfile
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fix_coverage  # noqa: E402  (the script beside this one)
 
 try:
     import tomllib
@@ -46,6 +49,8 @@ class Finding:
     path: str
     row: int
     message: str
+    # The fix's applicability ("safe", "unsafe"), None without one; not part of a finding's identity.
+    fix: str | None = field(default=None, compare=False)
 
     @property
     def where(self) -> str:
@@ -174,7 +179,8 @@ def run(command: list[str], package: str, tree: Path) -> tuple[list[Finding], st
     findings = []
     for item in json.loads(done.stdout or "[]"):
         path = os.path.relpath(item["filename"], tree)
-        findings.append(Finding(package, item["code"], path, item["location"]["row"], item["message"]))
+        fix = (item.get("fix") or {}).get("applicability")
+        findings.append(Finding(package, item["code"], path, item["location"]["row"], item["message"], fix))
     return findings, None
 
 
@@ -273,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in errors:
         print(f"did not finish: {line}")
 
+    print()
+    print("\n".join(fix_coverage.table([(f.code, f.fix, f.message) for f in lease_findings], "pinned packages")))
     if options.verdicts:
         verdicts = load_verdicts(options.verdicts)
         judged, untriaged = [], []
