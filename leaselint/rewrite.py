@@ -124,8 +124,146 @@ class LeaseFixer:
             return self._local_token(same_function, release)
         if same_class and release.scope.self_name:
             return self._attribute_token(same_class, release)
+        return self._passed_token(lease, release)
+
+    # A claim function and a release function --------------------------------
+
+    def _passed_token(self, lease: Lease, release: Release) -> Token:
+        """`acquire_lock(name)` and `release_lock(name)`, module functions: the claim returns its fresh
+        token (None when it failed), the release takes it as a new last parameter, and every caller in
+        the module binds the claim's answer and hands it to the release."""
+        claiming = {id(c.scope): c.scope for c in lease.claims}
+        if len(claiming) != 1 or not all(_module_function(s) for s in (*claiming.values(), release.scope)):
+            raise NoFix(
+                "the claim is in another function: return a fresh token from the claim and pass it to the release"
+            )
+        claim_scope = next(iter(claiming.values()))
+        claims = [c for c in lease.claims if c.scope is claim_scope]
+        if len(claims) != 1:
+            raise NoFix("the claim function claims more than once: return its token and pass it to the release by hand")
+        claim = claims[0]
+        self._check_insertable(claim)
+        edits, fresh = self._claim_returns_token(claim)
+        edits += self._release_takes(release.scope, "token")
+        edits += self._callers_pass(claim_scope.name, release.scope.name)
+        # A caller may call the release after a failed claim: with no token it deletes nothing.
+        return Token("token", edits, Applicability.UNSAFE, new_token=fresh, held=True)
+
+    def _claim_returns_token(self, claim: Claim) -> tuple[list[Edit], bool]:
+        """The claim stores a fresh token and its function returns it on success, None on failure;
+        and whether the token is new (not a value the caller passed in)."""
+        scope = claim.scope
+        value = claim.value
+        if value is None:
+            raise NoFix("the claim stores no value to compare with")
+        edits: list[Edit] = []
+        if isinstance(value, cst.Name) and not self._weak(claim):
+            token = value.value
+        else:
+            token = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            made = self._fresh_for(claim) if self._weak(claim) else self._text(value)
+            edits += [self._insert_before(claim.statement, f"{token} = {made}"), self._replace(value, token)]
+        returns = [node for node in nodes(scope.node.body, trivia=False) if type(node) is cst.Return]
+        if any(contains(inner.body, r) for inner in self.model.scopes if inner is not scope and scope.encloses(inner) for r in returns):
+            raise NoFix("a function inside the claim function returns: return the token from the claim by hand")
+        answered = False
+        for node in returns:
+            line = self.positions[node].start.line
+            if node.value is None or (type(node.value) is cst.Name and node.value.value in ("False", "None")):
+                if node.value is not None:
+                    edits.append(self._replace(node.value, "None"))
+                continue
+            if type(node.value) is cst.Name and node.value.value == token:
+                answered = True  # `return identifier`: the stored token already
+                continue
+            if type(node.value) is cst.Name and node.value.value == "True":
+                edits.append(self._replace(node.value, token))
+                answered = True
+                continue
+            if self._answer(node.value, claim) or (
+                type(node.value) is cst.Name and node.value.value == claim.result_name and claim.result_name
+            ):
+                start, end = self._range(node.value)
+                edits += [Edit(start, start, f"{token} if "), Edit(end, end, " else None")]
+                answered = True
+                continue
+            raise NoFix(
+                f"line {line} returns something else than the claim's answer: return the token from the claim "
+                "by hand"
+            )
+        if not answered:
+            raise NoFix("the claim function does not return the claim's answer: return the token from it by hand")
+        return edits, not (isinstance(value, cst.Name) and token == value.value)
+
+    def _release_takes(self, scope, name: str) -> list[Edit]:
+        """`def release_lock(key)` -> `def release_lock(key, token)`."""
+        function = scope.node
+        params = function.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg:
+            raise NoFix("the release function takes *args, **kwargs or keyword-only arguments: pass the token by hand")
+        if any(p.default is not None for p in params.params):
+            raise NoFix("the release function has parameters with defaults: pass the token by hand")
+        if name in scope.all_names():
+            raise NoFix(f"the release function already binds `{name}`: pass the token by hand")
+        last = [*params.posonly_params, *params.params]
+        if last:
+            _, end = self._range(last[-1].name)
+            return [Edit(end, end, f", {name}")]
+        start, _ = self._range(params)
+        return [Edit(start, start, name)]
+
+    def _callers_pass(self, claim_name: str, release_name: str) -> list[Edit]:
+        """Each release call in the module gets the token its function's claim call answered."""
+        calls = self.model.origins.name_calls
+        claims_by_scope: dict[int, list] = {}
+        for call, scope in calls.get(claim_name, []):
+            claims_by_scope.setdefault(id(scope), []).append(call)
+        edits: list[Edit] = []
+        for call, scope in calls.get(release_name, []):
+            line = self.positions[call].start.line
+            found = claims_by_scope.get(id(scope), [])
+            if len(found) != 1:
+                raise NoFix(
+                    f"the call of `{release_name}` at line {line} has no single call of `{claim_name}` beside it "
+                    "to take the token from: pass it by hand"
+                )
+            variable, bound = self._bind_answer(found[0], scope, claim_name)
+            edits += bound
+            if any(arg.star for arg in call.args):
+                raise NoFix(f"the call of `{release_name}` at line {line} passes *args: pass the token by hand")
+            head = self._text(call)[:-1].rstrip().removesuffix(",")
+            separator = ", " if call.args else ""
+            edits.append(self._replace(call, f"{head}{separator}token={variable})"))
+        return edits
+
+    def _bind_answer(self, call: cst.Call, scope, claim_name: str) -> tuple[str, list[Edit]]:
+        """The name that holds a claim call's answer, binding it first where the code only tests it."""
+        line = self.positions[call].start.line
+        statement = _statement_of(scope.node, call)
+        answer = call
+        awaited = ""
+        if statement is not None:
+            for node in nodes(statement, trivia=False):
+                if type(node) is cst.Await and node.expression is call:
+                    answer, awaited = node, "await "
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if type(small) is cst.Assign and small.value is answer and len(small.targets) == 1:
+                target = small.targets[0].target
+                if type(target) is cst.Name:
+                    return target.value, []
+            if type(small) is cst.Expr and small.value is answer:
+                name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+                return name, [self._replace(statement, f"{name} = {self._text(answer)}")]
+        if isinstance(statement, (cst.If, cst.While)) and type(statement) is cst.If:
+            name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            return name, [
+                self._insert_before(statement, f"{name} = {awaited}{self._text(call)}"),
+                self._replace(answer, name),
+            ]
         raise NoFix(
-            "the claim is in another function: return a fresh token from the claim and pass it to the release"
+            f"the answer of `{claim_name}` at line {line} is used where leaselint cannot bind it to a name "
+            "(passed on or part of an expression): pass the token by hand"
         )
 
     def _weak(self, claim: Claim) -> bool:
@@ -226,15 +364,20 @@ class LeaseFixer:
             if isinstance(value, cst.Name) or self._self_attr(claim) is not None:
                 return self._text(value), [], False
             made = self._text(value)
-        elif self.model.claim_origin(claim).kind != FIXED or _literal(value):
-            made = "secrets.token_hex(16)"
         else:
-            # An identity (an owner, a host name): readers still see it, and each claim is fresh.
-            made = f'f"{{{self._text(value)}}}:{{secrets.token_hex(8)}}"'
+            made = self._fresh_for(claim)
         taken = claim.scope.all_names() | self.model.module_names
         name = _unique("token", taken, "lease_token")
         edits = [self._insert_before(claim.statement, f"{name} = {made}"), self._replace(value, name)]
         return name, edits, made.startswith(("secrets.", 'f"'))
+
+    def _fresh_for(self, claim: Claim) -> str:
+        """The fresh token that replaces a weak stored value: an identity (an owner, a host name)
+        stays readable in front of it; a constant, a counter or a clock goes."""
+        value = claim.value
+        if self.model.claim_origin(claim).kind != FIXED or value is None or _literal(value):
+            return "secrets.token_hex(16)"
+        return f'f"{{{self._text(value)}}}:{{secrets.token_hex(8)}}"'
 
     def _on_success(self, claim: Claim, line: str) -> list[Edit]:
         """`line` where the claim has succeeded: after `ok = claim` (under `if ok:`), in the branch an
@@ -421,6 +564,13 @@ class LeaseFixer:
             and r.after_failed_claim is None
             and (r.scope is claim.scope or (r.scope.cls is not None and r.scope.cls is claim.scope.cls))
         ]
+        if not releases and _module_function(claim.scope):
+            # A claim function and release functions: the token is returned and passed (LL001's fix).
+            releases = [
+                r
+                for r in lease.releases
+                if not r.deliberate and r.after_failed_claim is None and not r.checked and _module_function(r.scope)
+            ]
         if not releases and any(r.after_failed_claim is not None for r in lease.releases):
             raise NoFix("no release in reach holds the lease: the delete runs after the claim failed")
         if not releases:
@@ -966,6 +1116,22 @@ def _interprets(tree: cst.CSTNode, read: cst.Call) -> str | None:
             plain = all(type(c.operator) in (cst.Is, cst.IsNot) for c in node.comparisons)
             if not plain and any(is_value(side) for side in sides):
                 return "compares it"
+    return None
+
+
+def _module_function(scope) -> bool:
+    return scope.cls is None and scope.parent is not None and scope.parent.parent is None and isinstance(
+        scope.node, cst.FunctionDef
+    )
+
+
+def _statement_of(tree: cst.CSTNode, call: cst.Call) -> cst.CSTNode | None:
+    """The statement a call belongs to: its line, or the `if`/`while` whose test holds it."""
+    for node in nodes(tree, trivia=False):
+        if type(node) is cst.SimpleStatementLine and contains(node, call):
+            return node
+        if type(node) in (cst.If, cst.While) and contains(node.test, call):
+            return node
     return None
 
 

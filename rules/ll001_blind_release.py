@@ -103,9 +103,20 @@ class BlindRelease(Rule):
     delete of a missing key does; a readable identity the claim stored stays
     in front of the fresh token. When another method reads the stored value
     back and parses or compares it, there is no fix. It is also unsafe in
-    a pipeline, whose result arrives in `execute()`. When the claim is in
-    another function, or the release deletes other keys too, there is no
-    automatic fix and the message says why. A delete after a failed claim is
+    a pipeline, whose result arrives in `execute()`.
+
+    A claim function and a release function (`acquire_lock(name)`,
+    `release_lock(name)`) get an **unsafe** fix: the claim returns its fresh
+    token (None when it failed), the release takes it as a new last
+    parameter `token` and deletes nothing without one, and every caller in
+    the file binds the claim's answer (`token = acquire_lock(name)`) and
+    passes it (`release_lock(name, token=token)`). Callers in other files must
+    pass it too: without it their call raises TypeError rather than
+    release blindly. When a caller cannot be rewritten (it passes the answer
+    on, or releases without a claim call beside it), there is no fix and the
+    message names the line. A claim in another method or a nested function,
+    or a release that deletes other keys too, gets no automatic fix and the
+    message says why. A delete after a failed claim is
     removed (**safe**: the key was never this worker's), unless it follows the
     claim's early exit (`if r.set(...): return`) or the function reads the key's
     remaining lifetime (`r.ttl(key) == -1`: a recovery of a claim left without
@@ -577,6 +588,96 @@ class BlindRelease(Rule):
     INVALID = [
         Invalid(
             """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name):
+                return r.set(f"take:{name}", "1", nx=True, ex=60)
+
+
+            def release_lock(name):
+                r.delete(f"take:{name}")
+
+
+            def rebuild(name):
+                if not acquire_lock(name):
+                    return False
+                try:
+                    work(name)
+                finally:
+                    release_lock(name)
+                return True
+        """,
+            line=11,
+            column=5,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name):
+                token = secrets.token_hex(16)
+                return token if r.set(f"take:{name}", token, nx=True, ex=60) else None
+
+
+            def release_lock(name, token):
+                if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"take:{name}", token):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"take:{name}")
+
+
+            def rebuild(name):
+                token = acquire_lock(name)
+                if not token:
+                    return False
+                try:
+                    work(name)
+                finally:
+                    release_lock(name, token=token)
+                return True
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name):
+                return r.set(f"take:{name}", "1", nx=True, ex=60)
+
+
+            def release_lock(name):
+                r.delete(f"take:{name}")
+
+
+            def try_lock(name):
+                return acquire_lock(name)
+
+
+            def rebuild(name):
+                ok = try_lock(name)
+                release_lock(name)
+                return ok
+        """,
+            line=11,
+            column=5,
+            message_contains="the call of `release_lock` at line 20 has no single call of `acquire_lock` beside it",
+        ),
+        Invalid(
+            """\
             import secrets
 
 
@@ -990,7 +1091,30 @@ class BlindRelease(Rule):
         """,
             line=11,
             column=5,
-            message_contains='the claim is in another function',
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name):
+                token = secrets.token_hex(16)
+                return token if r.set("%s_lock" % name, token, nx=True, ex=60) else None
+
+
+            def release_lock(name, token):
+                if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"{name}_lock", token):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"{name}_lock")
+        """,
+            applicability=Applicability.UNSAFE,
         ),
         Invalid(
             """\
@@ -1545,7 +1669,28 @@ class BlindRelease(Rule):
         """,
             line=10,
             column=5,
-            message_contains='the claim is in another function',
+            fixed="""\
+            import logging
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            def acquire_lock(conn, lockname, identifier):
+                if conn.setnx("lock:" + lockname, identifier):
+                    conn.expire("lock:" + lockname, 10)
+                    return identifier
+                return None
+
+
+            def release_lock(conn, lockname, token):
+                lockname = "lock:" + lockname
+                if token is not None and not conn.eval(LEASE_RELEASE_SCRIPT, 1, lockname, token):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", lockname)
+        """,
+            applicability=Applicability.UNSAFE,
         ),
         Invalid(
             """\

@@ -71,9 +71,11 @@ class FixedToken(Rule):
     becomes an attribute on `self`, set only once the claim succeeded). A
     value that reads as an identity (an owner, a host name) is kept in front:
     `f"{owner}:{secrets.token_hex(8)}"`. When the stored value is read back and
-    parsed or compared elsewhere, there is no fix. When the release is in another function,
-    or the store has no compare-and-delete (the Django cache), there is no
-    automatic fix.
+    parsed or compared elsewhere, there is no fix. A claim function and a
+    release function get LL001's fix for them (the claim returns the token,
+    the release takes it, the callers pass it). When the release is in
+    another method or a nested function, or the store has no
+    compare-and-delete (the Django cache), there is no automatic fix.
 
     ## References
     - Martin Kleppmann, "How to do distributed locking"
@@ -472,7 +474,30 @@ class FixedToken(Rule):
         """,
             line=7,
             column=34,
-            message_contains='the release is in another function',
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def acquire(name):
+                token = f"{name}:{secrets.token_hex(8)}"
+                return token if r.set(f"lock:{name}", token, nx=True, ex=30) else None
+
+
+            def release(name, token):
+                if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{name}", token):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{name}")
+        """,
+            applicability=Applicability.UNSAFE,
         ),
         Invalid(
             """\
