@@ -762,6 +762,8 @@ class LeaseFixer:
             # than the release: its test becomes the checked release, and the delete goes.
             return self._release_as_test(lease, release, guard, token, with_header)
         store_edit = self._store_release(lease, release, token.code, replace)
+        if store_edit is not None and token.held:
+            store_edit = self._only_while_held(store_edit, release, replace, token.code)
         if store_edit is not None:
             needs = lease.claims[0].store.release_form == "dynamo" and (
                 release.document is None or release.document.table is None
@@ -793,6 +795,16 @@ class LeaseFixer:
                 secrets=token.new_token,
             )
         return Fix(message, in_order(edits), applicability)
+
+    def _only_while_held(self, edit: Edit, release: Release, replace, token: str) -> Edit:
+        """A store's checked release of several lines, run only while the object holds a token."""
+        if release.usage != "statement":
+            raise NoFix("the release is part of a larger statement: check that a token is held by hand")
+        statement = replace if replace is not None else release.statement
+        indent = self._indent_of(statement)
+        step = self.model.module.default_indent
+        body = edit.content.replace("\n" + indent, "\n" + indent + step)
+        return Edit(edit.start, edit.end, f"if {token} is not None:\n{indent}{step}{body}")
 
     def _release_as_test(self, lease: Lease, release: Release, guard: cst.If, token: Token, with_header: bool) -> Fix:
         body = guard.body

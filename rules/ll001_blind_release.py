@@ -588,6 +588,53 @@ class BlindRelease(Rule):
     INVALID = [
         Invalid(
             """\
+            from pymemcache.client.base import Client
+
+
+            class CacheLock:
+                def __init__(self, name):
+                    self.client = Client(("127.0.0.1", 11211), default_noreply=False)
+                    self.key = f"lock:{name}"
+
+                def acquire(self):
+                    return self.client.add(self.key, "1", expire=30)
+
+                def release(self):
+                    self.client.delete(self.key)
+        """,
+            line=13,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            from pymemcache.client.base import Client
+
+
+            class CacheLock:
+                _lease_token = None
+
+                def __init__(self, name):
+                    self.client = Client(("127.0.0.1", 11211), default_noreply=False)
+                    self.key = f"lock:{name}"
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    claimed = self.client.add(self.key, token, expire=30)
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
+
+                def release(self):
+                    if self._lease_token is not None:
+                        stored, cas_id = self.client.gets(self.key)
+                        if stored not in (self._lease_token, self._lease_token.encode() if isinstance(self._lease_token, str) else self._lease_token) or not self.client.cas(self.key, b"", cas_id, expire=-1, noreply=False):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
             import redis
 
             r = redis.Redis()

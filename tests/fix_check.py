@@ -115,28 +115,247 @@ def _api_of(claim_scope, release_scope) -> Api | None:
 # Making a module run on the test server ----------------------------------------------------------
 
 
-class _Clients:
-    """Stand-ins for the redis modules inside the module under test: every client they make is the test's."""
+def _namespace(real, **overrides):
+    """A stand-in for a module: its public names, some replaced."""
+    proxy = types.SimpleNamespace(**{k: getattr(real, k) for k in dir(real) if not k.startswith("__")})
+    for name, value in overrides.items():
+        setattr(proxy, name, value)
+    return proxy
+
+
+class RedisFamily:
+    """A Redis server for the code under test: its modules, classes and clients stand for the test's."""
+
+    name = "redis"
+
+    @staticmethod
+    def prepare() -> None:
+        """Before the module under test is imported."""
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.client = redis.Redis.from_url(url)
         self.made: list = []
-        self.sync = self._module(redis, redis.Redis)
-        self.asyncio = self._module(redis.asyncio, redis.asyncio.Redis)
-        self.sync.asyncio = self.asyncio
 
-    def client(self, cls, options=None):
+    def make(self, cls, options=None):
         kept = {k: v for k, v in (options or {}).items() if k in CLIENT_OPTIONS}
         made = cls.from_url(self.url, **kept)
         self.made.append(made)
         return made
 
-    def _module(self, real, cls):
-        proxy = types.SimpleNamespace(**{k: getattr(real, k) for k in dir(real) if not k.startswith("__")})
-        factory = lambda *a, **k: self.client(cls, k)  # noqa: E731
-        proxy.Redis = proxy.StrictRedis = factory
-        proxy.from_url = factory
-        return proxy
+    def point(self, module: types.ModuleType) -> None:
+        def maker(cls):
+            return lambda *a, **k: self.make(cls, k)
+
+        sync = _namespace(redis, Redis=maker(redis.Redis), StrictRedis=maker(redis.Redis), from_url=maker(redis.Redis))
+        sync.asyncio = _namespace(redis.asyncio, Redis=maker(redis.asyncio.Redis), from_url=maker(redis.asyncio.Redis))
+        for name, value in list(vars(module).items()):
+            if value is redis:
+                setattr(module, name, sync)
+            elif value is redis.asyncio:
+                setattr(module, name, sync.asyncio)
+            elif value in (redis.Redis, redis.StrictRedis):
+                setattr(module, name, maker(redis.Redis))
+            elif value is redis.asyncio.Redis:
+                setattr(module, name, maker(redis.asyncio.Redis))
+            elif isinstance(value, (redis.Redis, redis.asyncio.Redis)):
+                setattr(module, name, self.make(type(value), value.get_connection_kwargs()))
+
+    def argument(self, is_async: bool):
+        """A client to hand the code under test (a parameter named for a client)."""
+        return self.make(redis.asyncio.Redis if is_async else redis.Redis)
+
+    def close(self, loop) -> None:
+        for made in self.made:
+            try:
+                if isinstance(made, redis.asyncio.Redis):
+                    loop.run_until_complete(made.aclose())
+                else:
+                    made.close()
+            except Exception:
+                pass
+        self.client.close()
+
+    # What the scenarios see of the store.
+    def keys(self) -> set:
+        return set(self.client.keys("*"))
+
+    def get(self, key):
+        return self.client.get(key)
+
+    def flush(self) -> None:
+        self.client.flushall()
+
+    def hold(self, key, value) -> None:
+        """Another worker's claim of `key`, long-lived."""
+        self.client.set(key, value, px=TTL_MS)
+
+    def expire(self, key) -> None:
+        """`key`'s deadline passes now."""
+        self.client.pexpire(key, 1)
+        real_time.sleep(0.01)
+        assert self.client.exists(key) == 0
+
+
+class _Recording:
+    """A memcached client of the code under test that notes each key it touches (memcached lists none)."""
+
+    def __init__(self, client, keys: set) -> None:
+        self._client, self._keys = client, keys
+
+    def __getattr__(self, name: str):
+        found = getattr(self._client, name)
+        if not callable(found):
+            return found
+
+        def call(*args, **kwargs):
+            key = args[0] if args else kwargs.get("key")
+            if isinstance(key, (str, bytes)):
+                self._keys.add(key.encode() if isinstance(key, str) else key)
+            return found(*args, **kwargs)
+
+        return call
+
+
+class MemcachedFamily:
+    """A memcached for pymemcache, python-memcached and aiomcache clients, seen through pymemcache."""
+
+    name = "memcached"
+    prepare = RedisFamily.prepare
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        from pymemcache.client.base import Client
+
+        self.server = server
+        self.client = Client(server, default_noreply=False)
+        self.touched: set = set()
+        self.made: list = []
+        self.bytes_tokens = False
+
+    def _pymemcache(self, options):
+        from pymemcache.client.base import Client
+
+        kept = {k: v for k, v in options.items() if k in ("default_noreply", "serde")}
+        return Client(self.server, **kept)
+
+    def point(self, module: types.ModuleType) -> None:
+        import importlib
+
+        libraries = {}
+        for name in ("pymemcache.client.base", "pymemcache", "memcache", "aiomcache"):
+            try:
+                libraries[name] = importlib.import_module(name)
+            except ImportError:
+                pass
+        host, port = self.server
+        wrap = lambda client: _Recording(client, self.touched)  # noqa: E731
+        makers = {}
+        if "pymemcache.client.base" in libraries:
+            base = libraries["pymemcache.client.base"]
+            makers[base.Client] = lambda *a, **k: wrap(self._pymemcache(k))
+        if "memcache" in libraries:
+            memcache = libraries["memcache"]
+            makers[memcache.Client] = lambda *a, **k: wrap(
+                memcache.Client([f"{host}:{port}"], **{n: v for n, v in k.items() if n == "cache_cas"})
+            )
+        if "aiomcache" in libraries and any(v is libraries["aiomcache"] or isinstance(v, libraries["aiomcache"].Client) for v in vars(module).values()):
+            self.bytes_tokens = True  # aiomcache stores bytes only
+        if "aiomcache" in libraries:
+            aiomcache = libraries["aiomcache"]
+            makers[aiomcache.Client] = lambda *a, **k: self._remember(wrap(aiomcache.Client(host, port)))
+        for name, value in list(vars(module).items()):
+            if isinstance(value, type) and value in makers:
+                setattr(module, name, makers[value])
+            elif type(value) in makers:
+                options = {"default_noreply": getattr(value, "default_noreply", True), "cache_cas": getattr(value, "cache_cas", False)}
+                setattr(module, name, makers[type(value)](**options))
+            else:
+                for library in libraries.values():
+                    if value is library and hasattr(library, "Client") and library.Client in makers:
+                        setattr(module, name, _namespace(library, Client=makers[library.Client]))
+
+    def _remember(self, client):
+        self.made.append(client)
+        return client
+
+    def argument(self, is_async: bool):
+        return _Recording(self._pymemcache({"default_noreply": False}), self.touched)
+
+    def close(self, loop) -> None:
+        for made in self.made:
+            try:
+                loop.run_until_complete(made._client.close())
+            except Exception:
+                pass
+        self.client.close()
+
+    def keys(self) -> set:
+        return {key for key in self.touched if self.client.get(key) is not None}
+
+    def get(self, key):
+        return self.client.get(key)
+
+    def flush(self) -> None:
+        self.client.flush_all()
+
+    def hold(self, key, value) -> None:
+        self.client.set(key, value, expire=TTL_S)
+
+    def expire(self, key) -> None:
+        self.client.delete(key)  # memcached counts lifetimes in seconds: the key going is the same
+
+
+class EtcdFamily:
+    """An etcd for python-etcd3 clients."""
+
+    name = "etcd"
+
+    @staticmethod
+    def prepare() -> None:
+        from conftest import require_etcd3
+
+        require_etcd3()  # python-etcd3 imports only so under protobuf >= 4
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        import etcd3
+
+        self.etcd3 = etcd3
+        self.server = server
+        self.client = etcd3.client(host=server[0], port=server[1], timeout=10)
+
+    def point(self, module: types.ModuleType) -> None:
+        host, port = self.server
+        maker = lambda *a, **k: self.etcd3.client(host=host, port=port, timeout=10)  # noqa: E731
+        for name, value in list(vars(module).items()):
+            if value is self.etcd3:
+                setattr(module, name, _namespace(self.etcd3, client=maker))
+            elif isinstance(value, self.etcd3.Etcd3Client):
+                setattr(module, name, maker())
+
+    def argument(self, is_async: bool):
+        return self.etcd3.client(host=self.server[0], port=self.server[1], timeout=10)
+
+    def lease(self):
+        return self.client.lease(TTL_S)
+
+    def close(self, loop) -> None:
+        self.client.close()
+
+    def keys(self) -> set:
+        return {meta.key for _, meta in self.client.get_all()}
+
+    def get(self, key):
+        return self.client.get(key)[0]
+
+    def flush(self) -> None:
+        for key in self.keys():
+            self.client.delete(key)
+
+    def hold(self, key, value) -> None:
+        self.client.put(key, value, lease=self.lease())
+
+    def expire(self, key) -> None:
+        self.client.delete(key)  # its lease ran out: the key is gone
 
 
 class _Sleeps:
@@ -153,7 +372,7 @@ class _Sleeps:
         self.count += 1
         if self.count > SLEEPS_BEFORE_GIVING_UP:
             raise Blocked()
-        real_time.sleep(min(seconds, 0.005))
+        real_time.sleep(0)  # no time passes: a claim that retries until a deadline is Blocked, every run
 
     async def async_sleep(self, seconds: float = 0, *args) -> None:
         self.count += 1
@@ -186,35 +405,23 @@ class Stub:
 
 
 class World:
-    """One module under test, loaded fresh, with its hooks."""
+    """One module under test, loaded fresh, with its hooks, on one store family's test server."""
 
-    def __init__(self, module: types.ModuleType, url: str, is_async: bool) -> None:
-        self.module, self.url, self.is_async = module, url, is_async
-        self.client = redis.Redis.from_url(url)
-        self.client.flushall()
+    def __init__(self, module: types.ModuleType, family, is_async: bool) -> None:
+        self.module, self.store, self.is_async = module, family, is_async
+        self.store.flush()
         self.sleeps = _Sleeps()
         self.during: list[Callable] = []  # what the next `work()` does
         self.calls: list[str] = []
         self.tokens: dict[str, str] = {}
         self.loop = asyncio.new_event_loop() if is_async else None
-        self.clients = _Clients(url)
         self._point_at_server()
 
     def _point_at_server(self) -> None:
         module = self.module
+        self.store.point(module)
         for name, value in list(vars(module).items()):
-            if value is redis:
-                setattr(module, name, self.clients.sync)
-            elif value is redis.asyncio:
-                setattr(module, name, self.clients.asyncio)
-            elif value in (redis.Redis, redis.StrictRedis):
-                setattr(module, name, lambda *a, **k: self.clients.client(redis.Redis, k))
-            elif value is redis.asyncio.Redis:
-                setattr(module, name, lambda *a, **k: self.clients.client(redis.asyncio.Redis, k))
-            elif isinstance(value, (redis.Redis, redis.asyncio.Redis)):
-                options = value.get_connection_kwargs()
-                setattr(module, name, self.clients.client(type(value), options))
-            elif value is real_time:
+            if value is real_time:
                 setattr(module, name, self.sleeps.time)
             elif value is asyncio:
                 setattr(module, name, self.sleeps.asyncio)
@@ -224,12 +431,13 @@ class World:
         for name in _free_names(module) | stubs:
             setattr(module, name, Stub(self, name))
 
-    def token(self, who: str) -> str:
-        return self.tokens.setdefault(who, f"{who}-{secrets.token_hex(8)}")
+    def token(self, who: str):
+        token = self.tokens.setdefault(who, f"{who}-{secrets.token_hex(8)}")
+        return token.encode() if getattr(self.store, "bytes_tokens", False) else token
 
     def test_client(self):
         """A client for the code under test to be handed (an argument named for a client)."""
-        return self.clients.client(redis.asyncio.Redis if self.is_async else redis.Redis)
+        return self.store.argument(self.is_async)
 
     # hooks
     def hook(self, name: str) -> None:
@@ -251,15 +459,7 @@ class World:
         return value
 
     def close(self) -> None:
-        for made in self.clients.made:
-            try:
-                if isinstance(made, redis.asyncio.Redis):
-                    self.loop.run_until_complete(made.aclose())
-                else:
-                    made.close()
-            except Exception:
-                pass
-        self.client.close()
+        self.store.close(self.loop)
         if self.loop is not None:
             self.loop.close()
 
@@ -324,7 +524,9 @@ def _argument(word: str, world: World, who: str, name: str):
     if word in IDENTITY_WORDS:
         return f"worker-{who}"
     if word == "now":
-        return real_time.time()
+        return int(real_time.time())
+    if word == "lease" and hasattr(world.store, "lease"):
+        return world.store.lease()
     if word in ("key", "lock_key", "lock_name"):
         return f"lock:{name}"
     return name
@@ -402,7 +604,7 @@ class Driver:
         self.tokens: set = set()
 
     def keys(self) -> tuple:
-        return tuple(sorted(self.world.client.keys("*")))
+        return tuple(sorted(self.world.store.keys()))
 
     def step(self, label: str, call: Callable[[], Any]) -> Any:
         self.world.sleeps.count = 0
@@ -419,14 +621,14 @@ class Driver:
         return value
 
     def values(self) -> dict:
-        return {key: self.world.client.get(key) for key in self.world.client.keys("*")}
+        return {key: self.world.store.get(key) for key in self.world.store.keys()}
 
     def _stored(self) -> set:
         stored = set(self.tokens)
-        for key in self.world.client.keys("*"):
+        for key in self.world.store.keys():
             try:
-                value = self.world.client.get(key)
-            except redis.ResponseError:
+                value = self.world.store.get(key)
+            except Exception:  # not a plain value (a hash, a list)
                 continue
             if value is not None:
                 stored |= {value, value.decode(errors="replace")}
@@ -536,23 +738,23 @@ def _class_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         scenarios.ordinary = drive.outcomes
 
         # The overlap: A's deadline passes, B claims, A releases.
-        world.client.flushall()
+        world.store.flush()
         a, b = _instance(world, api, "a"), _instance(world, api, "b")
-        before = set(world.client.keys("*"))
-        if not world.run(claim(a)) and not (set(world.client.keys("*")) - before):
+        before = set(world.store.keys())
+        if not world.run(claim(a)) and not (set(world.store.keys()) - before):
             scenarios.overlap_note = "a's claim failed on an empty store"
             return scenarios
-        keys = set(world.client.keys("*")) - before
+        keys = set(world.store.keys()) - before
         _expire_now(world, keys)
-        if not world.run(claim(b)) and not (set(world.client.keys("*")) & keys):
+        if not world.run(claim(b)) and not (set(world.store.keys()) & keys):
             scenarios.overlap_note = "b's claim failed after a's deadline"
             return scenarios
-        held = {k: world.client.get(k) for k in keys}
+        held = {k: world.store.get(k) for k in keys}
         try:
             world.run(release(a))
         except Exception:
             pass
-        scenarios.b_kept = all(world.client.get(k) == v for k, v in held.items())
+        scenarios.b_kept = all(world.store.get(k) == v for k, v in held.items())
     finally:
         world.close()
     return scenarios
@@ -566,12 +768,12 @@ def _release_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
     try:
         drive = Driver(world, api)
         key = "lock:nightly"
-        world.client.set(key, world.token("a"), px=TTL_MS)
+        world.store.hold(key, world.token("a"))
         drive.step("a releases what it holds", lambda: _call(world, api, "a"))
-        world.client.set(key, b"worker-other", px=TTL_MS)
+        world.store.hold(key, b"worker-other")
         drive.step(CONTENDED, lambda: _call(world, api, "a"))
-        scenarios.b_kept = world.client.get(key) == b"worker-other"
-        world.client.flushall()
+        scenarios.b_kept = world.store.get(key) == b"worker-other"
+        world.store.flush()
         drive.step("a releases what is gone", lambda: _call(world, api, "a"))
         scenarios.ordinary = drive.outcomes
     finally:
@@ -598,10 +800,7 @@ def _enter_exit(world: World, obj):
 
 def _expire_now(world: World, keys) -> None:
     for key in keys:
-        world.client.pexpire(key, 1)
-    real_time.sleep(0.01)
-    for key in keys:
-        assert world.client.exists(key) == 0
+        world.store.expire(key)
 
 
 def _entry(world: World, api: Api, who: str):
@@ -618,10 +817,10 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         drive = Driver(world, api)
         call = lambda who: (lambda: _call(world, api, who))  # noqa: E731
         drive.step("a runs", call("a"))
-        left = set(world.client.keys("*"))
-        world.client.flushall()  # what a run leaves has expired before the next
+        left = set(world.store.keys())
+        world.store.flush()  # what a run leaves has expired before the next
         drive.step("a runs again", call("a"))
-        world.client.flushall()
+        world.store.flush()
 
         def raises():
             raise RuntimeError("job failed")
@@ -629,10 +828,10 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         world.during = [raises]
         drive.step("a's job raises", call("a"))
         world.during = []
-        world.client.flushall()
+        world.store.flush()
         # Contended: another worker holds what a run claims.
         for key in _claimed_keys(world, api):
-            world.client.set(key, b"worker-other", px=TTL_MS)
+            world.store.hold(key, b"worker-other")
         drive.step(CONTENDED, call("a"))
         scenarios.ordinary = drive.outcomes
         scenarios.b_kept, scenarios.overlap_note = _function_overlap(world, api)
@@ -644,15 +843,15 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
 def _claimed_keys(world: World, api: Api) -> set:
     """The keys one run claims: seen from inside its job."""
     seen: set = set()
-    world.client.flushall()
-    world.during = [lambda: seen.update(world.client.keys("*"))]
+    world.store.flush()
+    world.during = [lambda: seen.update(world.store.keys())]
     world.calls = []
     try:
         world.run(_call(world, api, "a"))
     except Exception:
         pass
     world.during = []
-    world.client.flushall()
+    world.store.flush()
     return seen
 
 
@@ -674,25 +873,25 @@ def _function_overlap(world: World, api: Api) -> tuple[bool | None, str]:
     calls = _job_calls(world, api)
     if calls == 0:
         return None, "a's run calls nothing while it holds the lease"
-    world.client.flushall()
-    before = set(world.client.keys("*"))
+    world.store.flush()
+    before = set(world.store.keys())
     seen: dict = {}
     b_holds = threading.Event()
     b_may_finish = threading.Event()
 
     def b_job():
-        seen["b"] = {k: world.client.get(k) for k in seen["keys"]}
+        seen["b"] = {k: world.store.get(k) for k in seen["keys"]}
         b_holds.set()
         b_may_finish.wait(5)
 
     async def b_job_async():
-        seen["b"] = {k: world.client.get(k) for k in seen["keys"]}
+        seen["b"] = {k: world.store.get(k) for k in seen["keys"]}
         b_holds.set()
         while not b_may_finish.is_set():
             await asyncio.sleep(0.001)
 
     def a_job():
-        seen["keys"] = set(world.client.keys("*")) - before
+        seen["keys"] = set(world.store.keys()) - before
         _expire_now(world, seen["keys"])
         thread = threading.Thread(target=lambda: _run_b(world, api, b_job, seen), daemon=True)
         seen["thread"] = thread
@@ -700,7 +899,7 @@ def _function_overlap(world: World, api: Api) -> tuple[bool | None, str]:
         b_holds.wait(5)
 
     async def a_job_async():
-        seen["keys"] = set(world.client.keys("*")) - before
+        seen["keys"] = set(world.store.keys()) - before
         _expire_now(world, seen["keys"])
         world.during = [b_job_async]
         seen["task"] = asyncio.ensure_future(_call(world, api, "b"))
@@ -717,7 +916,7 @@ def _function_overlap(world: World, api: Api) -> tuple[bool | None, str]:
     if not b_holds.is_set():
         b_may_finish.set()
         return None, "b's claim failed after a's deadline"
-    kept = all(world.client.get(k) == v for k, v in seen["b"].items())
+    kept = all(world.store.get(k) == v for k, v in seen["b"].items())
     b_may_finish.set()
     if "thread" in seen:
         seen["thread"].join(5)
