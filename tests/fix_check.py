@@ -305,6 +305,80 @@ class MemcachedFamily:
         self.client.delete(key)  # memcached counts lifetimes in seconds: the key going is the same
 
 
+class DynamoFamily:
+    """A DynamoDB table on moto's in-process emulator (the suite's fixture keeps it on): boto3 clients
+    and tables of the code under test are made anew on it, and its table is made with the hash key
+    the module's items use."""
+
+    name = "DynamoDB"
+    prepare = RedisFamily.prepare
+
+    def __init__(self, boto3) -> None:
+        self.boto3 = boto3
+        self.client = boto3.client("dynamodb")
+        self.table_name, self.key_name = "locks", "pk"
+
+    def point(self, module: types.ModuleType) -> None:
+        import re
+
+        from botocore.client import BaseClient
+
+        source = inspect.getsource(module)
+        found = re.search(r'Key=\{"(\w+)"', source)
+        self.key_name = found.group(1) if found else "pk"
+        named = re.search(r'(?:TableName=|Table\()"(\w+)"', source)
+        self.table_name = named.group(1) if named else "locks"
+        self._new_table()
+        for name, value in list(vars(module).items()):
+            if isinstance(value, BaseClient):
+                setattr(module, name, self.boto3.client("dynamodb"))
+            elif type(value).__name__ == "dynamodb.Table":
+                setattr(module, name, self.boto3.resource("dynamodb").Table(value.name))
+
+    def _new_table(self) -> None:
+        if self.table_name in self.client.list_tables()["TableNames"]:
+            self.client.delete_table(TableName=self.table_name)
+        self.client.create_table(
+            TableName=self.table_name,
+            KeySchema=[{"AttributeName": self.key_name, "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": self.key_name, "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+        )
+
+    def argument(self, is_async: bool):
+        return self.boto3.client("dynamodb")
+
+    def close(self, loop) -> None:
+        pass
+
+    def _items(self) -> list:
+        if self.table_name not in self.client.list_tables()["TableNames"]:
+            return []
+        return self.client.scan(TableName=self.table_name)["Items"]
+
+    def keys(self) -> set:
+        return {item[self.key_name]["S"] for item in self._items()}
+
+    def get(self, key):
+        item = self.client.get_item(TableName=self.table_name, Key={self.key_name: {"S": key}}).get("Item")
+        return None if item is None else tuple(sorted((k, tuple(v.items())) for k, v in item.items()))
+
+    def flush(self) -> None:
+        for key in self.keys():
+            self.expire(key)
+
+    def hold(self, key, value) -> None:
+        owner = value.decode() if isinstance(value, bytes) else value
+        far = str(int(real_time.time()) + 3600)
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={self.key_name: {"S": key}, "owner": {"S": owner}, "expires_at": {"N": far}},
+        )
+
+    def expire(self, key) -> None:
+        self.client.delete_item(TableName=self.table_name, Key={self.key_name: {"S": key}})
+
+
 class EtcdFamily:
     """An etcd for python-etcd3 clients."""
 
@@ -630,8 +704,10 @@ class Driver:
                 value = self.world.store.get(key)
             except Exception:  # not a plain value (a hash, a list)
                 continue
-            if value is not None:
+            if isinstance(value, bytes):
                 stored |= {value, value.decode(errors="replace")}
+            elif isinstance(value, str):
+                stored |= {value, value.encode()}
         self.tokens = stored
         return stored
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from fix_check import EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
+from fix_check import DynamoFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
 from leaselint.diagnostics import Applicability
 from leaselint.model.build import build_model
 from leaselint.rules import ALL_RULES
@@ -28,7 +28,6 @@ OVERLAP_RULES = {"LL001", "LL002"}
 # its store has no server in the suite).
 NOT_RUN = {
     "aioredis": "aioredis 1.x is not installed (its API is the old one)",
-    "boto3": "DynamoDB: tests/test_dynamodb_proof.py",
     "pymongo": "no MongoDB server in the suite",
     '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command",
 }
@@ -39,6 +38,7 @@ FAMILIES = {
     "python-memcached": ("memcached_server", MemcachedFamily),
     "aiomcache": ("memcached_server", MemcachedFamily),
     "etcd": ("etcd_server", EtcdFamily),
+    "DynamoDB": ("dynamodb_emulator", DynamoFamily),
 }
 
 
@@ -88,6 +88,14 @@ def _frees_other(outcomes) -> bool:
     from fix_check import CONTENDED
 
     return any(o.step == CONTENDED and not o.keys for o in outcomes)
+
+
+@pytest.fixture
+def dynamodb_emulator(dynamodb_locks):
+    """boto3, talking to moto's DynamoDB while the test runs (the proofs' fixture: fake credentials)."""
+    import boto3
+
+    return boto3
 
 
 def family_for(request, source: str):
