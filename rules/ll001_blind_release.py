@@ -135,6 +135,24 @@ class BlindRelease(Rule):
     fix_availability = "sometimes"
 
     VALID = [
+        Valid(
+            """\
+            # no rule reports this
+            import redis
+
+            r = redis.Redis()
+            HIT = "local n = redis.call('incr', KEYS[1]) redis.call('expire', KEYS[1], ARGV[1]) return n"
+            hit = r.register_script(HIT)
+
+
+            def allowed(user):
+                return hit(keys=[f"rate:{user}"], args=[60]) <= 100
+
+
+            def lookup(ids):
+                return fetch(keys=[f"item:{i}" for i in ids])
+        """
+        ),
         # A store facade that namespaces its caller's key: not a lease of its own (nor a claim without
         # a deadline: no rule reports it).
         Valid(
@@ -586,6 +604,57 @@ class BlindRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == 'LOCKED' then return redis.call('del', KEYS[1]) end return 0"
+            unlock = r.register_script(UNLOCK)
+
+
+            def run(job):
+                key = f"lock:{job}"
+                if not r.set(key, "LOCKED", nx=True, ex=60):
+                    return False
+                try:
+                    work(job)
+                finally:
+                    unlock(keys=[key])
+                return True
+        """,
+            line=15,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == 'LOCKED' then return redis.call('del', KEYS[1]) end return 0"
+            unlock = r.register_script(UNLOCK)
+
+
+            def run(job):
+                key = f"lock:{job}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, ex=60):
+                    return False
+                try:
+                    work(job)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
         Invalid(
             """\
             from pymemcache.client.base import Client

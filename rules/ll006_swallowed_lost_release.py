@@ -59,6 +59,30 @@ class SwallowedLostRelease(Rule):
     fix_availability = "sometimes"
 
     VALID = [
+        Valid(
+            """\
+            import logging
+
+            import redis
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            unlock = r.register_script(UNLOCK)
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                if not r.set(key, token, nx=True, ex=60):
+                    return False
+                try:
+                    work(job)
+                finally:
+                    if not unlock(keys=[key], args=[token]):
+                        log.warning("lock %s was lost before release", key)
+                return True
+        """
+        ),
         # A stale-lock takeover: the filter deletes the record only once its lifetime has passed, in
         # one server step (a range on the lifetime is no holder check, and no blind release either).
         Valid(
@@ -209,6 +233,109 @@ class SwallowedLostRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                unlock = r.script_load(UNLOCK)
+                if r.set(key, token, nx=True, ex=60):
+                    try:
+                        work(job)
+                    finally:
+                        r.evalsha(unlock, 1, key, token)
+        """,
+            line=14,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            def run(job, token):
+                key = f"lock:{job}"
+                unlock = r.script_load(UNLOCK)
+                if r.set(key, token, nx=True, ex=60):
+                    try:
+                        work(job)
+                    finally:
+                        if not r.evalsha(unlock, 1, key, token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            UNLOCK = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            class ReportLock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"report:{name}"
+                    self.token = None
+                    self._unlock = client.register_script(UNLOCK)
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.client.set(self.key, token, nx=True, px=30_000):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    self._unlock(keys=[self.key], args=[self.token])
+        """,
+            line=26,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            UNLOCK = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            class ReportLock:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"report:{name}"
+                    self.token = None
+                    self._unlock = client.register_script(UNLOCK)
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.client.set(self.key, token, nx=True, px=30_000):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    if not self._unlock(keys=[self.key], args=[self.token]):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
         Invalid(
             """\
             import redis

@@ -160,6 +160,12 @@ class RedisFamily:
                 setattr(module, name, maker(redis.asyncio.Redis))
             elif isinstance(value, (redis.Redis, redis.asyncio.Redis)):
                 setattr(module, name, self.make(type(value), value.get_connection_kwargs()))
+        from redis.commands.core import AsyncScript, Script
+
+        for name, value in list(vars(module).items()):
+            if isinstance(value, (Script, AsyncScript)):  # registered at import, on the module's own client
+                client = self.make(redis.asyncio.Redis if isinstance(value, AsyncScript) else redis.Redis)
+                setattr(module, name, client.register_script(value.script))
 
     def argument(self, is_async: bool):
         """A client to hand the code under test (a parameter named for a client)."""

@@ -13,7 +13,7 @@ from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
 from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
-from leaselint.model.walk import CallSite, Walker, dotted
+from leaselint.model.walk import CallSite, Walker, dotted, script_object_call
 
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
     if where.keyword is not None:
@@ -247,6 +247,8 @@ class Classifier:
                 key = site.call.args[0].value
                 self.counted.add((self.resolver.shape(receiver, scope), self.resolver.shape(key, site.scope)))
             self._classify(site, method)
+        for site in [*self.walker.name_sites, *self.walker.calls]:
+            self.releases.extend(self._script_object_releases(site))
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         self.locks = [lock for lock in self.locks if not self._only_asked(lock)]
@@ -405,8 +407,16 @@ class Classifier:
         common, _ = self._common(site, store, key)
         return Write(**common, value=value)
 
-    def _common(self, site: CallSite, store, key: cst.BaseExpression, document=None, field=None):
-        receiver, receiver_scope, in_pipeline = self._receiver(site)
+    def _common(
+        self, site: CallSite, store, key: cst.BaseExpression, document=None, field=None, client=None, client_scope=None
+    ):
+        """The event fields of a call; `client` (made in `client_scope`) stands for the call's receiver when
+        the call is a script object's, whose client is the one that made it."""
+        written = client if client is not None else site.call.func.value  # type: ignore[union-attr]
+        if client is not None:
+            receiver, receiver_scope, in_pipeline = self._receiver_of(client, client_scope or site.scope)
+        else:
+            receiver, receiver_scope, in_pipeline = self._receiver(site)
         position = self.positions[site.call]
         receiver_shape = self.resolver.shape(receiver, receiver_scope)
         key_shape = self.resolver.shape(key, site.scope)
@@ -418,7 +428,7 @@ class Classifier:
         return dict(
             store=store,
             call=site.call,
-            receiver=site.call.func.value,  # type: ignore[union-attr]
+            receiver=written,
             receiver_shape=receiver_shape,
             key=key,
             key_shape=key_shape,
@@ -428,13 +438,14 @@ class Classifier:
             awaited=id(site.call) in self.walker.awaited,
             start=Position(position.start.line, position.start.column),
             end=Position(position.end.line, position.end.column),
-            client_call=self.recognition(store, site.call.func.value, site.scope)[1],  # type: ignore[union-attr]
+            client_call=self.recognition(store, written, client_scope or site.scope)[1],
         ), in_pipeline
 
     def _receiver(self, site: CallSite) -> tuple[cst.BaseExpression, Scope, bool]:
         """The client behind a call's receiver; a pipeline stands for the client it came from."""
-        receiver: cst.BaseExpression = site.call.func.value  # type: ignore[union-attr]
-        scope = site.scope
+        return self._receiver_of(site.call.func.value, site.scope)  # type: ignore[union-attr]
+
+    def _receiver_of(self, receiver: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope, bool]:
         made = receiver
         made_scope = scope
         if isinstance(receiver, cst.Name):
@@ -744,6 +755,47 @@ class Classifier:
             )
         return found
 
+    def _script_object_releases(self, site: CallSite) -> list[Release]:
+        """`unlock(keys=[key], args=[token])` where `unlock = client.register_script(LUA)` (or `self._unlock`
+        set once so): a release by the script, on the client that registered it."""
+        func = site.call.func
+        found = None
+        if type(func) is cst.Name:
+            found = self.resolver.single_value(func.value, site.scope)
+        elif type(func) is cst.Attribute and self.resolver.is_self(func.value, site.scope):
+            if not script_object_call(site.call):
+                return []
+            values = self.resolver.self_attr_values(func.attr.value, site.scope)
+            if len(values) == 1 and values[0][0] is not None:
+                found = values[0]
+        if found is None:
+            return []
+        maker, where = found
+        if type(maker) is cst.Await:
+            maker = maker.expression
+        if type(maker) is not cst.Call or type(maker.func) is not cst.Attribute or not maker.args:
+            return []
+        for store, spec in stores.script_object_specs(maker.func.attr.value):
+            kind = self._script_kind(maker.args[0].value, where)
+            key = _first_item(get_arg(site.call, spec.key))
+            if kind is None or key is None:
+                continue
+            client = next((a.value for a in site.call.args if a.keyword is not None and a.keyword.value == "client"), None)
+            common, in_pipeline = self._common(
+                site, store, key, client=client or maker.func.value, client_scope=site.scope if client else where
+            )
+            release = Release(
+                **common,
+                spec=spec,
+                checked=kind == "checked",
+                in_pipeline=in_pipeline,
+                usage=site.usage,
+                deliberate=_deliberate(site),
+                token=_first_item(get_arg(site.call, spec.token)),
+            )
+            return [release]
+        return []
+
     def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         if store.recognised_only and not self._recognised(store, site):
             return []
@@ -786,6 +838,13 @@ class Classifier:
         """The text of a script: a literal, or a name or `self` attribute set once to one."""
         if node is None:
             return None
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in stores.script_load_methods()
+            and node.args
+        ):
+            return self._string_value(node.args[0].value, scope)  # `sha = r.script_load(LUA)`
         if isinstance(node, cst.Name):
             found = self.resolver.single_value(node.value, scope)
             return self._string_value(found[0], found[1]) if found else None

@@ -41,7 +41,9 @@ class Event:
     @property
     def method(self) -> str:
         func = self.call.func
-        return func.attr.value if isinstance(func, cst.Attribute) else ""
+        if isinstance(func, cst.Attribute):
+            return func.attr.value
+        return func.value if isinstance(func, cst.Name) else ""  # a script object: `unlock(keys=[k])`
 
 
 @dataclass(eq=False)

@@ -157,6 +157,11 @@ class Store:
     duplicate_errors: tuple[str, ...] = ()
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
+    # Script objects: `release = r.register_script(LUA)` then `release(keys=[k], args=[t])`. The spec's
+    # method is the call that makes the object; its key and token are the object call's arguments.
+    script_objects: tuple[ReleaseSpec, ...] = ()
+    # Calls that load a script and answer its digest, for `evalsha(digest, ...)`.
+    script_loads: tuple[str, ...] = ()
     # The token-checked release the fixes write, by the `release` setting: a template
     # with {receiver}, {script}, {key} and {token}. Empty: the store has none.
     checked_release: tuple[tuple[str, str], ...] = ()
@@ -220,7 +225,15 @@ REDIS = Store(
         ReleaseSpec("delex", key=_KEY, checked=True, token=Arg(None, "ifeq"), self_evident=True),
         # eval of a compare-and-delete script: the key is the first KEYS entry.
         ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0), token=Arg(3), self_evident=True),
+        ReleaseSpec("evalsha", key=Arg(2), checked=True, script=Arg(0), token=Arg(3), self_evident=True),
     ),
+    script_objects=(
+        ReleaseSpec(
+            "register_script", key=Arg(0, "keys"), checked=True, token=Arg(1, "args"), key_in_list=True,
+            self_evident=True,
+        ),
+    ),
+    script_loads=("script_load",),
     writes=(
         WriteSpec("set", key=_KEY, value=_VALUE),
         WriteSpec("setex", key=_KEY, value=Arg(2, "value")),
@@ -548,6 +561,15 @@ def _specs(kind: str, method: str) -> tuple:
 
 def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
     return _specs("claims", method)
+
+
+def script_object_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
+    """The stores whose `method` makes a script object (`register_script`)."""
+    return tuple((store, spec) for store in STORES for spec in store.script_objects if spec.method == method)
+
+
+def script_load_methods() -> frozenset[str]:
+    return frozenset(name for store in STORES for name in store.script_loads)
 
 
 def release_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:

@@ -49,6 +49,8 @@ class Walker(cst.CSTVisitor):
         self.classes: list[ClassInfo] = []
         # Calls of plain names (`release_lock(name)`), to follow a parameter to its callers.
         self.name_calls: dict[str, list[tuple[cst.Call, Scope]]] = {}
+        # Calls by a plain name shaped as a script object's call: `release(keys=[key], args=[token])`.
+        self.name_sites: list[CallSite] = []
         self.import_lines: list[cst.SimpleStatementLine] = []
         # A call assigned to one name (`ok = r.set(...)`): call id -> name.
         self.assigned: dict[int, str] = {}
@@ -367,14 +369,25 @@ class Walker(cst.CSTVisitor):
             self.compared_calls[id(node)] = self.comparisons[-1]
         if type(node.func) is cst.Name and not self.failing:
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
+            if self.statements and script_object_call(node):
+                self.name_sites.append(self._site(node))
         if type(node.func) is not cst.Attribute or not self.statements or self.failing:
             return
+        self.calls.append(self._site(node))
+
+    def _site(self, node: cst.Call) -> CallSite:
         statement, insertable = self.statements[-1]
         usage = self.statement_calls.get(id(node), "expression")
         caught = frozenset().union(*self.caught) if self.caught else frozenset()
-        self.calls.append(
-            CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body), caught)
-        )
+        return CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body), caught)
+
+
+def script_object_call(node: cst.Call) -> bool:
+    """Called as a script object is (`release(keys=[key], args=[token])`, `release([key], [token])`)."""
+    args = node.args
+    if any(a.keyword is not None and a.keyword.value == "keys" for a in args):
+        return True
+    return bool(args) and args[0].keyword is None and type(args[0].value) in (cst.List, cst.Tuple)
 
 
 def _dotted(node: cst.BaseExpression) -> str:
