@@ -114,6 +114,56 @@ class GuessableToken(Rule):
             import redis
 
             r = redis.Redis()
+
+
+            def rotate(name):
+                key = f"rotate:{name}"
+                stamp = int(time.time() * 1000)
+                if not r.set(key, stamp, nx=True, px=60_000):
+                    return False
+                try:
+                    work(name)
+                finally:
+                    r.eval(RELEASE, 1, key, stamp)
+                return True
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            line=11,
+            column=23,
+            fixed="""\
+            import secrets
+            import time
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def rotate(name):
+                key = f"rotate:{name}"
+                stamp = secrets.token_hex(16)
+                if not r.set(key, stamp, nx=True, px=60_000):
+                    return False
+                try:
+                    work(name)
+                finally:
+                    r.eval(RELEASE, 1, key, stamp)
+                return True
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+            r = redis.Redis()
             RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 

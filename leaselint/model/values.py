@@ -52,7 +52,11 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
 }
 HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
 # Calls that keep the origin of their receiver or single argument.
-PASS_THROUGH = {"str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next"}
+PASS_THROUGH = {
+    "str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next",
+    # Wrappings of a number: `int(time.time())`, `round(time.time() * 1000)`.
+    "int", "float", "round", "repr",
+}
 
 _RANK = {FRESH: 3, UNKNOWN: 2, GUESSABLE: 1, FIXED: 0}
 
@@ -90,7 +94,7 @@ class Origins:
             return Origin(UNKNOWN)
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
             return Origin(FIXED, "a constant", node)
-        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
             return Origin(FIXED, "a constant", node)
         if key_shape is not None and self._names_the_lease(node, scope, key_shape):
             return Origin(FIXED, "the lease's own name", node)
