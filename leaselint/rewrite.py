@@ -941,18 +941,34 @@ class LeaseFixer:
     def log_swallowed_error(self, handler: cst.ExceptHandler) -> Fix:
         """LL006: `except LockNotOwnedError: pass` -> bind the error and log it."""
         edits: list[Edit] = []
-        name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
-        if name is None:
-            name = "exc"
-            _, type_end = self._range(handler.type)  # type: ignore[arg-type]
-            edits.append(Edit(type_end, type_end, f" as {name}"))
-        report = f"{self.log_call}(\"lease lost before release: %s\", {name})"
         body = handler.body
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the handler's body is on its line")
+        debug = [
+            item.value
+            for line in body.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for item in line.body
+            if isinstance(item, cst.Expr) and isinstance(item.value, cst.Call)
+            and isinstance(item.value.func, cst.Attribute) and item.value.func.attr.value == "debug"
+        ]
+        if debug:
+            # Logged where production never looks: the same message, as a warning.
+            edits = [self._replace(call.func.attr, "warning") for call in debug]
+            return Fix("Log the lost lease as a warning, not at debug level", tuple(edits), Applicability.SAFE)
+        name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
+        if handler.type is None:
+            # A bare `except:` stays as it is: the log carries the error.
+            report = f"{self.log_call}(\"lease lost before release\", exc_info=True)"
+        else:
+            if name is None:
+                name = "exc"
+                _, type_end = self._range(handler.type)
+                edits.append(Edit(type_end, type_end, f" as {name}"))
+            report = f"{self.log_call}(\"lease lost before release: %s\", {name})"
         first = body.body[0]
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
-        if isinstance(inner, cst.Continue):
+        if isinstance(inner, (cst.Continue, cst.Return)):
             edits.append(self._insert_before(first, report))
         else:
             edits.append(self._replace(first, report))

@@ -16,8 +16,12 @@ class SwallowedLostRelease(Rule):
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
     statement; `except LockNotOwnedError: pass` (or `LockError`, `...`,
     `continue`) around `lock.release()`; `contextlib.suppress(LockError)`
-    around a lock's block or release. Logging, counting, re-raising, returning
-    the result, or any use of it is handling.
+    around a lock's block or release. A handler that only returns, or logs at
+    debug level, drops the error as well; so does `except Exception: pass`
+    (or a bare `except:`) around the release of a lock object the module
+    makes. Logging at info level or above, counting, re-raising, returning the
+    result (`return False` hands the signal to the caller), or any use of it
+    is handling.
 
     ## Why is this bad?
     A release that deleted nothing is the only evidence that the lease was
@@ -50,8 +54,11 @@ class SwallowedLostRelease(Rule):
     **Safe**: the result is checked and a warning naming the key is logged
     (the module's logger is reused when it has one); for a swallowed lock
     error, the error is bound and logged. Every fix leaselint writes handles
-    the outcome already, so its own output never triggers this rule. A
-    `suppress(LockError)` has no automatic fix: replace it with a handler.
+    the outcome already, so its own output never triggers this rule. A log at
+    debug level becomes a warning with the same message; before a `return` or
+    `continue` the warning is added and the handler still leaves; a bare
+    `except:` logs with `exc_info=True`. A `suppress(LockError)` has no
+    automatic fix: replace it with a handler.
     """
 
     code = "LL006"
@@ -59,6 +66,56 @@ class SwallowedLostRelease(Rule):
     fix_availability = "sometimes"
 
     VALID = [
+        Valid(
+            """\
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+
+            class JobLock:
+                def __init__(self, client, name):
+                    self.lock = client.lock(f"job:{name}", timeout=30)
+
+                def acquire(self):
+                    return self.lock.acquire(blocking=False)
+
+                def release(self):
+                    try:
+                        self.lock.release()
+                    except LockNotOwnedError:
+                        return False
+                    return True
+        """
+        ),
+        Valid(
+            """\
+            # no rule reports this
+            import threading
+
+
+            def with_connection(pool, fn):
+                conn = pool.get()
+                try:
+                    return fn(conn)
+                finally:
+                    try:
+                        pool.release(conn)
+                    except Exception:
+                        pass
+
+
+            def guarded(fn):
+                lock = threading.Lock()
+                lock.acquire()
+                try:
+                    return fn()
+                finally:
+                    try:
+                        lock.release()
+                    except Exception:
+                        pass
+        """
+        ),
         Valid(
             """\
             import logging
@@ -233,6 +290,187 @@ class SwallowedLostRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def nightly():
+                lock = r.lock("nightly", timeout=600)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    run_all()
+                finally:
+                    try:
+                        lock.release()
+                    except:
+                        pass
+        """,
+            line=15,
+            column=9,
+            fixed="""\
+            import logging
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def nightly():
+                lock = r.lock("nightly", timeout=600)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    run_all()
+                finally:
+                    try:
+                        lock.release()
+                    except:
+                        logging.getLogger(__name__).warning("lease lost before release", exc_info=True)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+            r = redis.Redis()
+
+
+            def sync(account):
+                lock = r.lock(f"sync:{account}", timeout=30)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    pull(account)
+                finally:
+                    try:
+                        lock.release()
+                    except LockNotOwnedError:
+                        return
+        """,
+            line=16,
+            column=16,
+            fixed="""\
+            import logging
+
+            import redis
+            from redis.exceptions import LockNotOwnedError
+
+            r = redis.Redis()
+
+
+            def sync(account):
+                lock = r.lock(f"sync:{account}", timeout=30)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    pull(account)
+                finally:
+                    try:
+                        lock.release()
+                    except LockNotOwnedError as exc:
+                        logging.getLogger(__name__).warning("lease lost before release: %s", exc)
+                        return
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import logging
+
+            import redis
+            from redis.exceptions import LockError
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def publish(job):
+                lock = r.lock(f"publish:{job}", timeout=60)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    send(job)
+                finally:
+                    try:
+                        lock.release()
+                    except LockError as exc:
+                        log.debug("publish lock already gone: %s", exc)
+        """,
+            line=19,
+            column=16,
+            fixed="""\
+            import logging
+
+            import redis
+            from redis.exceptions import LockError
+
+            log = logging.getLogger(__name__)
+            r = redis.Redis()
+
+
+            def publish(job):
+                lock = r.lock(f"publish:{job}", timeout=60)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    send(job)
+                finally:
+                    try:
+                        lock.release()
+                    except LockError as exc:
+                        log.warning("publish lock already gone: %s", exc)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def refresh(feed):
+                lock = r.lock(f"refresh:{feed}", timeout=60)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    fetch(feed)
+                finally:
+                    try:
+                        lock.release()
+                    except Exception:
+                        pass
+        """,
+            line=15,
+            column=16,
+            fixed="""\
+            import logging
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def refresh(feed):
+                lock = r.lock(f"refresh:{feed}", timeout=60)
+                if not lock.acquire(blocking=False):
+                    return
+                try:
+                    fetch(feed)
+                finally:
+                    try:
+                        lock.release()
+                    except Exception as exc:
+                        logging.getLogger(__name__).warning("lease lost before release: %s", exc)
+        """,
+            applicability=Applicability.SAFE,
+        ),
         Invalid(
             """\
             import redis
@@ -604,10 +842,11 @@ class SwallowedLostRelease(Rule):
                     fix = context.fixer.log_swallowed_error(node)
                 except NoFix:
                     fix = None
+                caught = f"`{code_of(node.type)}`" if node.type is not None else "A bare `except:`"
                 yield self.at_node(
                     context,
                     node.type or node,
-                    f"`{code_of(node.type)}` from a lock release is swallowed: a lost lease goes unnoticed",
+                    f"{caught} from a lock release is swallowed: a lost lease goes unnoticed",
                     fix,
                 )
             else:

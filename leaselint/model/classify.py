@@ -13,6 +13,7 @@ from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
 from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
+from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite, Walker, dotted, script_object_call
 
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
@@ -252,6 +253,7 @@ class Classifier:
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         self.locks = [lock for lock in self.locks if not self._only_asked(lock)]
+        self._broad_swallows()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -754,6 +756,30 @@ class Classifier:
                 )
             )
         return found
+
+    def _broad_swallows(self) -> None:
+        """`except Exception: pass` around `lock.release()` swallows a lost lease when `lock` is a lease
+        lock this module makes (`r.lock(...)`, `Lock(r, ...)`), not any object with a release()."""
+        made = {id(lock.call) for lock in self.locks}
+        for handler, body, scope in self.walker.broad_swallows:
+            for node in nodes(body, trivia=False):
+                if (
+                    type(node) is cst.Call
+                    and type(node.func) is cst.Attribute
+                    and node.func.attr.value == "release"
+                    and self._made_lock(node.func.value, scope, made)
+                ):
+                    self.walker.swallowed.append(handler)
+                    break
+
+    def _made_lock(self, receiver: cst.BaseExpression, scope: Scope, made: set) -> bool:
+        found = None
+        if type(receiver) is cst.Name:
+            found = self.resolver.single_value(receiver.value, scope)
+        elif type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
+            values = self.resolver.self_attr_values(receiver.attr.value, scope)
+            found = values[0] if len(values) == 1 else None
+        return found is not None and id(found[0]) in made
 
     def _script_object_releases(self, site: CallSite) -> list[Release]:
         """`unlock(keys=[key], args=[token])` where `unlock = client.register_script(LUA)` (or `self._unlock`

@@ -59,6 +59,8 @@ class Walker(cst.CSTVisitor):
         self.comparisons: list[cst.Comparison] = []
         # `except LockNotOwnedError: pass` and `suppress(LockError)`: (node, lock release inside).
         self.swallowed: list[cst.CSTNode] = []
+        # (handler, try body, scope) of `except Exception: pass` around a `.release()` call.
+        self.broad_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
         # The `if` statements around the node being visited, outermost first, and whether it is in
@@ -298,14 +300,18 @@ class Walker(cst.CSTVisitor):
         )
         for handler in node.handlers:
             if (
-                _catches_lock_error(handler.type)
-                and _does_nothing(handler.body)
+                _does_nothing(handler.body)
                 and _releases_lock(node.body)
                 and not self.scope.is_test
                 # A destructor releases whether or not the lock was ever held: cleanup, not a release.
                 and self.scope.name != "__del__"
             ):
-                self.swallowed.append(handler)
+                if _catches_lock_error(handler.type):
+                    self.swallowed.append(handler)
+                elif _catches_everything(handler.type):
+                    # `except Exception: pass` around a release: a lost lease when what is released is a
+                    # lease lock (the classifier tells, once it knows the lock objects).
+                    self.broad_swallows.append((handler, node.body, self.scope))
 
     def leave_Try(self, original_node: cst.Try) -> None:
         self.statements.pop()
@@ -422,7 +428,18 @@ def _catches_lock_error(node: cst.BaseExpression | None) -> bool:
     return dotted(node).split(".")[-1] in LOCK_RELEASE_ERRORS
 
 
+def _catches_everything(node: cst.BaseExpression | None) -> bool:
+    """A bare `except:`, `except Exception` or `except BaseException`."""
+    if node is None:
+        return True
+    if isinstance(node, cst.Tuple):
+        return any(_catches_everything(element.value) for element in node.elements)
+    return dotted(node) in ("Exception", "BaseException", "builtins.Exception")
+
+
 def _does_nothing(body: cst.BaseSuite) -> bool:
+    """The handler drops the error: `pass`, `...`, `continue`, a bare `return` (or `return None`), or a
+    log at debug level (invisible in production)."""
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
     for statement in statements:
         small = statement.body if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else None
@@ -431,10 +448,26 @@ def _does_nothing(body: cst.BaseSuite) -> bool:
         for item in small:
             if isinstance(item, (cst.Pass, cst.Continue)):
                 continue
+            if isinstance(item, cst.Return) and (
+                item.value is None or (isinstance(item.value, cst.Name) and item.value.value == "None")
+            ):
+                continue
             if isinstance(item, cst.Expr) and isinstance(item.value, (cst.Ellipsis, cst.SimpleString)):
+                continue
+            if isinstance(item, cst.Expr) and _debug_log(item.value):
                 continue
             return False
     return True
+
+
+def _debug_log(node: cst.BaseExpression) -> bool:
+    """`log.debug(...)`, `logger.debug(...)`, `logging.debug(...)`."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "debug"
+        and isinstance(node.func.value, (cst.Name, cst.Attribute))
+    )
 
 
 class _ReleaseFinder(cst.CSTVisitor):
