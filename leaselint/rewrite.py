@@ -736,6 +736,8 @@ class LeaseFixer:
         """
         self._not_overwritten(lease, release=release)
         self._fits_client([*lease.claims, release])
+        if release.watched_callback:
+            return self._queue_after_multi(release)
         if release.other_keys:
             raise NoFix("the call deletes other keys too: release the lease on its own")
         if release.spec.returns_value and release.usage == "expression":
@@ -795,6 +797,18 @@ class LeaseFixer:
                 secrets=token.new_token,
             )
         return Fix(message, in_order(edits), applicability)
+
+    def _queue_after_multi(self, release: Release) -> Fix:
+        """In a `transaction(callback, key)` callback the watching pipeline runs commands at once; after
+        `multi()` they are queued, and EXEC fails (the callback runs again) if the key changed since the
+        WATCH: compare, then `multi()`, then the delete make one step."""
+        if release.check is None:
+            raise NoFix("the delete in the transaction callback compares nothing: compare the token, then multi()")
+        if release.usage != "statement":
+            raise NoFix("the code uses the delete's result, which arrives in execute() once queued")
+        receiver = self._text(release.receiver)
+        edit = self._insert_before(release.statement, f"{receiver}.multi()")
+        return Fix("Queue the delete after `multi()`, so that WATCH makes the compare and the delete one step", (edit,), Applicability.SAFE)
 
     def _only_while_held(self, edit: Edit, release: Release, replace, token: str) -> Edit:
         """A store's checked release of several lines, run only while the object holds a token."""

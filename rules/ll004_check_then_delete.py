@@ -52,6 +52,9 @@ class CheckThenDelete(Rule):
     compared), there is no automatic fix; nor where the check orders the
     stored value (`now < expires_at`, a clock check): that value is a time,
     not a token, and comparing it with `now` in the server would never match.
+    In a `transaction(callback, key)` callback the fix queues the delete after
+    `pipe.multi()`: the WATCH that `transaction` set then fails the EXEC when
+    the key changed since the compare, and the callback runs again (**safe**).
     """
 
     code = "LL004"
@@ -59,6 +62,26 @@ class CheckThenDelete(Rule):
     fix_availability = "sometimes"
 
     VALID = [
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis(decode_responses=True)
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                def unlock(pipe):
+                    if pipe.get(key) == token:
+                        pipe.multi()
+                        pipe.delete(key)
+
+                r.transaction(unlock, key)
+        """
+        ),
         Valid(
             """\
             import redis
@@ -105,6 +128,46 @@ class CheckThenDelete(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis(decode_responses=True)
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                def unlock(pipe):
+                    if pipe.get(key) == token:
+                        pipe.delete(key)
+
+                r.transaction(unlock, key)
+        """,
+            line=13,
+            column=13,
+            fixed="""\
+            import redis
+
+            r = redis.Redis(decode_responses=True)
+
+
+            def acquire(key, token):
+                return r.set(key, token, nx=True, ex=30)
+
+
+            def release(key, token):
+                def unlock(pipe):
+                    if pipe.get(key) == token:
+                        pipe.multi()
+                        pipe.delete(key)
+
+                r.transaction(unlock, key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
         Invalid(
             """\
             import time

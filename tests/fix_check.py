@@ -96,7 +96,15 @@ def _top(scope) -> bool:
     return scope.parent is not None and scope.parent.parent is None
 
 
+def _outermost(scope):
+    """The module-level function (or method) a nested function is inside: a transaction's callback."""
+    while scope.parent is not None and scope.parent.parent is not None and scope.parent.cls is None and scope.cls is None:
+        scope = scope.parent
+    return scope
+
+
 def _api_of(claim_scope, release_scope) -> Api | None:
+    claim_scope, release_scope = _outermost(claim_scope), _outermost(release_scope)
     is_async = claim_scope.is_async or release_scope.is_async
     if claim_scope is release_scope:
         if claim_scope.cls is None and _top(claim_scope):

@@ -108,7 +108,11 @@ def family_for(request, source: str):
 
 def compare(tmp_path: Path, family, source: str, fixed: str, overlap_must_fail: bool, must_show: bool = False) -> int:
     """Runs every lease API of `source` on both texts; returns how many APIs were run."""
-    broken = [why for text, why in BROKEN_ORIGINALS.items() if text in source]
+    broken = [
+        why
+        for text, why in BROKEN_ORIGINALS.items()
+        if text in source and not ("bytes" in why and "decode_responses=True" in source)
+    ]
     apis = lease_apis(source)
     original_path = write_module(tmp_path, "original", source)
     fixed_path = write_module(tmp_path, "fixed", fixed)

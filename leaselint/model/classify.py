@@ -211,6 +211,8 @@ class Classifier:
         self.expiries: list[Expire] = []
         self.locks: list[LockObject] = []
         self.transaction_calls: list[tuple[str, CallSite]] = []
+        # Callbacks handed to `client.transaction(callback, ...)`, by name: (client, its scope).
+        self.transaction_callbacks: dict[str, tuple[cst.BaseExpression, Scope]] = {}
         # (receiver shape, key shape) of every counted key.
         self.counted: set = set()
         self.sites: dict[int, CallSite] = {}
@@ -234,6 +236,12 @@ class Classifier:
 
     def run(self) -> None:
         watch, multi = stores.transaction_methods()
+        for site in self.walker.calls:
+            call = site.call
+            if call.func.attr.value in stores.callback_transactions() and call.args:  # type: ignore[union-attr]
+                callback = call.args[0].value
+                if isinstance(callback, cst.Name) and callback.value not in self.transaction_callbacks:
+                    self.transaction_callbacks[callback.value] = (call.func.value, site.scope)  # type: ignore[union-attr]
         for name, calls in self.walker.name_calls.items():
             for _, scope in calls:
                 self._calls(scope, name)
@@ -260,6 +268,9 @@ class Classifier:
             if release.in_pipeline and not release.transactional and self._after(release, "watch"):
                 # After watch() a pipeline runs each command at once.
                 release.in_pipeline = False
+            if release.in_pipeline and not release.transactional and self._in_callback(release):
+                release.in_pipeline = False  # a transaction callback before multi(): WATCH alone protects nothing
+                release.watched_callback = True
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
 
@@ -448,6 +459,12 @@ class Classifier:
         return self._receiver_of(site.call.func.value, site.scope)  # type: ignore[union-attr]
 
     def _receiver_of(self, receiver: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope, bool]:
+        if isinstance(receiver, cst.Name) and scope.params[:1] == [receiver.value]:
+            found = self.transaction_callbacks.get(scope.name)
+            if found is not None:
+                # `r.transaction(callback, key)`: the callback's pipeline is `r`'s, watching the keys; its
+                # commands run at once until `multi()`.
+                return found[0], found[1], True
         made = receiver
         made_scope = scope
         if isinstance(receiver, cst.Name):
@@ -660,6 +677,14 @@ class Classifier:
             if tested and not later:
                 return statement
         return None
+
+    def _in_callback(self, event) -> bool:
+        scope = event.scope
+        return (
+            isinstance(event.receiver, cst.Name)
+            and scope.params[:1] == [event.receiver.value]
+            and scope.name in self.transaction_callbacks
+        )
 
     def _after(self, release: Release, wanted: str) -> bool:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""

@@ -86,6 +86,8 @@ class Release(Event):
     after_failed_claim: cst.If | None = None
     # Queued after `multi()` on a watched pipeline: a WATCH/MULTI/EXEC transaction.
     transactional: bool = False
+    # Run at once by the watching pipeline of a `transaction(callback, key)` callback, before `multi()`.
+    watched_callback: bool = False
     # A compare done in the client before this release (GET then compare then DEL).
     check: Check | None = None
     document: Document | None = None

@@ -157,6 +157,7 @@ class Store:
     duplicate_errors: tuple[str, ...] = ()
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
+    callback_transactions: tuple[str, ...] = ()
     # Script objects: `release = r.register_script(LUA)` then `release(keys=[k], args=[t])`. The spec's
     # method is the call that makes the object; its key and token are the object call's arguments.
     script_objects: tuple[ReleaseSpec, ...] = ()
@@ -251,6 +252,8 @@ REDIS = Store(
     watch=("watch",),
     multi=("multi",),
     pipelines=("pipeline", "transaction"),
+    # `transaction(callback, *keys)`: the callback gets the watching pipeline as its first argument.
+    callback_transactions=("transaction",),
     checked_release=(
         ("lua", "{receiver}.eval({script}, 1, {key}, {token})"),
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
@@ -566,6 +569,10 @@ def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
 def script_object_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
     """The stores whose `method` makes a script object (`register_script`)."""
     return tuple((store, spec) for store in STORES for spec in store.script_objects if spec.method == method)
+
+
+def callback_transactions() -> frozenset[str]:
+    return frozenset(name for store in STORES for name in store.callback_transactions)
 
 
 def script_load_methods() -> frozenset[str]:
