@@ -148,6 +148,66 @@ class FixedToken(Rule):
     INVALID = [
         Invalid(
             """\
+            import os
+            import socket
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def worker_id():
+                return f"{socket.gethostname()}:{os.getpid()}"
+
+
+            def publish(feed):
+                key = f"publish:{feed}"
+                if not r.set(key, worker_id(), nx=True, ex=120):
+                    return False
+                try:
+                    send(feed)
+                finally:
+                    r.delete(key)
+                return True
+        """,
+            line=15,
+            column=23,
+            fixed="""\
+            import logging
+            import os
+            import secrets
+            import socket
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def worker_id():
+                return f"{socket.gethostname()}:{os.getpid()}"
+
+
+            def publish(feed):
+                key = f"publish:{feed}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, ex=120):
+                    return False
+                try:
+                    send(feed)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
             import redis
 
 

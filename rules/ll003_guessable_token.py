@@ -113,6 +113,64 @@ class GuessableToken(Rule):
 
             import redis
 
+
+            class Refresh:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"refresh:{name}"
+
+                @property
+                def stamp(self):
+                    return str(time.time())
+
+                def run(self):
+                    value = self.stamp
+                    if self.client.set(self.key, value, nx=True, px=10_000):
+                        try:
+                            refresh()
+                        finally:
+                            self.client.eval(RELEASE, 1, self.key, value)
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            line=17,
+            column=38,
+            fixed="""\
+            import secrets
+            import time
+
+            import redis
+
+
+            class Refresh:
+                def __init__(self, client, name):
+                    self.client = client
+                    self.key = f"refresh:{name}"
+
+                @property
+                def stamp(self):
+                    return str(time.time())
+
+                def run(self):
+                    value = secrets.token_hex(16)
+                    if self.client.set(self.key, value, nx=True, px=10_000):
+                        try:
+                            refresh()
+                        finally:
+                            self.client.eval(RELEASE, 1, self.key, value)
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import time
+
+            import redis
+
             r = redis.Redis()
 
 

@@ -146,3 +146,83 @@ def test_parameter_with_one_fresh_caller_is_unknown():
     )
     ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
     assert origin.kind == UNKNOWN
+
+
+def _only_origin(body: str):
+    code = HEADER + textwrap.dedent(body)
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    return origin.kind, origin.reason
+
+
+def test_a_helper_without_arguments_is_what_it_returns():
+    assert _only_origin(
+        """
+        def owner():
+            return f"{socket.gethostname()}-{os.getpid()}"
+
+        def run(job):
+            if r.set(f"lock:{job}", owner(), nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    ) == (FIXED, "the host name and the process id")
+    assert _only_origin(
+        """
+        def fresh():
+            return secrets.token_hex(16)
+
+        def run(job):
+            if r.set(f"lock:{job}", fresh(), nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    )[0] == FRESH
+
+
+def test_a_method_and_a_property_are_what_they_return():
+    assert _only_origin(
+        """
+        class Lock:
+            def _me(self):
+                return threading.get_ident()
+
+            def run(self, job):
+                if r.set(f"lock:{job}", self._me(), nx=True, ex=30):
+                    r.delete(f"lock:{job}")
+        """
+    ) == (FIXED, "the thread id")
+    assert _only_origin(
+        """
+        class Lock:
+            @property
+            def now(self):
+                return time.time()
+
+            def run(self, job):
+                if r.set(f"lock:{job}", self.now, nx=True, ex=30):
+                    r.delete(f"lock:{job}")
+        """
+    ) == (GUESSABLE, "time.time()")
+
+
+def test_a_helper_with_arguments_or_two_returns_is_unknown():
+    assert _only_origin(
+        """
+        def owner(prefix):
+            return f"{prefix}-{os.getpid()}"
+
+        def run(job):
+            if r.set(f"lock:{job}", owner("x"), nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    )[0] == UNKNOWN
+    assert _only_origin(
+        """
+        def owner():
+            if random.random() > 2:
+                return secrets.token_hex(16)
+            return os.getpid()
+
+        def run(job):
+            if r.set(f"lock:{job}", owner(), nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    )[0] == UNKNOWN

@@ -122,7 +122,12 @@ def build_model(module: cst.Module) -> LeaseModel:
         swallowed=walker.swallowed,
         scopes=walker.scopes,
         resolver=resolver,
-        origins=Origins(walker.imports, resolver, walker.name_calls),
+        origins=Origins(
+            walker.imports,
+            resolver,
+            walker.name_calls,
+            {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
+        ),
         imports=walker.imports,
         positions=positions,
         code_of=code_of,

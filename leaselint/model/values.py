@@ -12,6 +12,7 @@ import libcst as cst
 
 from leaselint.model.keys import literal_string
 from leaselint.model.scope import Scope
+from leaselint.model.traverse import nodes
 
 FRESH, FIXED, GUESSABLE, UNKNOWN = "fresh", "fixed", "guessable", "unknown"
 
@@ -73,10 +74,12 @@ class Origin:
 class Origins:
     """Answers `origin(expr, scope)` for one module."""
 
-    def __init__(self, imports: dict[str, str], resolver, name_calls=None) -> None:
+    def __init__(self, imports: dict[str, str], resolver, name_calls=None, functions=None) -> None:
         self.imports = imports
         self.resolver = resolver
         self.name_calls = name_calls or {}
+        # The module's own functions by name: a value made by one is what it returns.
+        self.functions = functions or {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -181,6 +184,11 @@ class Origins:
         return Origin(first.kind, first.reason, first.node, tuple(a for group in arguments for a in group))
 
     def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
+        if self.resolver.is_self(node.value, scope) and scope.cls is not None:
+            method = scope.cls.methods.get(node.attr.value)
+            if method is not None and _is_property(method.node):
+                found = self._returned(method, scope, key_shape, depth, node)
+                return found if found is not None else Origin(UNKNOWN)
         if self.resolver.is_self(node.value, scope):
             values = self.resolver.self_attr_values(node.attr.value, scope)
             if any(isinstance(value, cst.AugAssign) for value, _ in values):
@@ -203,7 +211,32 @@ class Origins:
             return self.origin(node.value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
 
+    def _returned(self, function: Scope | None, scope: Scope, key_shape, depth: int, node) -> Origin | None:
+        """What a function of the project returns, when it has one `return` with a value (a helper
+        or a `@property` making the worker's id): its origin, as made at the call."""
+        if function is None or not isinstance(function.node, cst.FunctionDef):
+            return None
+        if len(function.params) != (1 if function.cls is not None and not function.is_static else 0):
+            return None  # it takes arguments: what it returns depends on them
+        returns = [n for n in nodes(function.node.body, trivia=False) if type(n) is cst.Return]
+        if len(returns) != 1 or returns[0].value is None:
+            return None
+        inner = self.origin(returns[0].value, function, key_shape, depth + 1)
+        if inner.kind == UNKNOWN:
+            return None
+        return Origin(inner.kind, inner.reason, inner.node if inner.node is not None else node)
+
     def _call(self, node: cst.Call, scope: Scope, key_shape, depth: int) -> Origin:
+        func = node.func
+        if not node.args:
+            helper = None
+            if isinstance(func, cst.Attribute) and scope.cls is not None and self.resolver.is_self(func.value, scope):
+                helper = scope.cls.methods.get(func.attr.value)
+            elif isinstance(func, cst.Name) and func.value not in self.imports:
+                helper = self.functions.get(func.value)
+            found = self._returned(helper, scope, key_shape, depth, node)
+            if found is not None:
+                return found
         name = self.dotted(node.func)
         if name is not None:
             if name in CALLS:
@@ -232,6 +265,15 @@ class Origins:
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
+
+
+def _is_property(node: cst.CSTNode) -> bool:
+    return any(
+        isinstance(d.decorator, (cst.Name, cst.Attribute))
+        and (d.decorator.value if isinstance(d.decorator, cst.Name) else d.decorator.attr.value)
+        in ("property", "cached_property")
+        for d in getattr(node, "decorators", ())
+    )
 
 
 def _argument(call: cst.Call, index: int, name: str) -> cst.BaseExpression | None:
