@@ -141,6 +141,25 @@ class BlindRelease(Rule):
             import redis
 
             r = redis.Redis()
+            REFRESH = "return redis.call('set', KEYS[1], ARGV[1], 'XX', 'PX', ARGV[2])"
+            FILL = "redis.call('set', KEYS[1], ARGV[1]) return redis.call('expire', KEYS[1], 60)"
+
+
+            def touch(session, data):
+                r.eval(REFRESH, 1, f"session:{session}", data, 60_000)
+
+
+            def fill(name, value):
+                r.eval(FILL, 1, f"cache:{name}", value)
+                r.delete(f"cache:{name}")
+        """
+        ),
+        Valid(
+            """\
+            # no rule reports this
+            import redis
+
+            r = redis.Redis()
             HIT = "local n = redis.call('incr', KEYS[1]) redis.call('expire', KEYS[1], ARGV[1]) return n"
             hit = r.register_script(HIT)
 
@@ -604,6 +623,63 @@ class BlindRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+
+            class Leader:
+                CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2])"
+
+                def __init__(self, client, group, me):
+                    self.client = client
+                    self.key = f"leader:{group}"
+                    self.me = me
+                    self._claim = client.register_script(self.CLAIM)
+
+                def lead(self, token):
+                    if not self._claim(keys=[self.key], args=[token, 15]):
+                        return False
+                    try:
+                        serve(self.me)
+                    finally:
+                        self.client.delete(self.key)
+                    return True
+        """,
+            line=19,
+            column=13,
+            fixed="""\
+            import logging
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class Leader:
+                CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2])"
+
+                def __init__(self, client, group, me):
+                    self.client = client
+                    self.key = f"leader:{group}"
+                    self.me = me
+                    self._claim = client.register_script(self.CLAIM)
+
+                def lead(self, token):
+                    if not self._claim(keys=[self.key], args=[token, 15]):
+                        return False
+                    try:
+                        serve(self.me)
+                    finally:
+                        if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
         Invalid(
             """\
             import redis

@@ -148,6 +148,55 @@ class FixedToken(Rule):
     INVALID = [
         Invalid(
             """\
+            import redis
+
+            r = redis.Redis()
+            CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+
+
+            def compact(shard):
+                key = f"compact:{shard}"
+                if not r.eval(CLAIM, 1, key, "busy", 60_000):
+                    return False
+                try:
+                    run_compaction(shard)
+                finally:
+                    r.delete(key)
+                return True
+        """,
+            line=9,
+            column=34,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+            CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+
+
+            def compact(shard):
+                key = f"compact:{shard}"
+                token = secrets.token_hex(16)
+                if not r.eval(CLAIM, 1, key, token, 60_000):
+                    return False
+                try:
+                    run_compaction(shard)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
             import os
             import socket
 

@@ -203,6 +203,27 @@ class ClaimWithoutDeadline(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            CLAIM = "if redis.call('setnx', KEYS[1], ARGV[1]) == 1 then return 1 end return 0"
+
+
+            def migrate(name, token):
+                key = f"migrate:{name}"
+                if r.eval(CLAIM, 1, key, token) == 1:
+                    apply_migration(name)
+                    r.eval(RELEASE, 1, key, token)
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            line=9,
+            column=8,
+            message_contains='(no automatic fix: choosing a lifetime is a decision',
+        ),
         # A lock handed back to the caller is held there: still one without a lifetime.
         Invalid(
             """\

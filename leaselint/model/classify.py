@@ -123,6 +123,22 @@ def _last_name(node: cst.BaseExpression) -> str:
 
 
 _DELETES = re.compile(r"""call\(\s*['"](?:del|unlink)['"]""", re.IGNORECASE)
+# A conditional create in Lua: `redis.call('set', KEYS[1], ARGV[n], 'NX', ...)` or `setnx`.
+_LUA_SET = re.compile(
+    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[(\d+)\]([^)]*)\)""", re.IGNORECASE
+)
+_LUA_LIFETIME = re.compile(r"""['"](?:ex|px|exat|pxat)['"]""", re.IGNORECASE)
+_LUA_EXPIRE = re.compile(r"""call\(\s*['"]p?expire(?:at)?['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
+
+
+def lua_claim(script: str) -> tuple[int, bool] | None:
+    """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create."""
+    for match in _LUA_SET.finditer(script):
+        command, index, rest = match.group(1).lower(), int(match.group(2)), match.group(3)
+        if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
+            lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
+            return index, lifetime
+    return None
 _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
 
 
@@ -506,6 +522,8 @@ class Classifier:
             else:
                 has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever
         document = None
+        if spec.form == "script":
+            return self._script_claim(site, store, spec)
         if spec.form != "call":
             document = self._document_claim(call, spec)
             if document is None or document.key is None:
@@ -530,6 +548,42 @@ class Classifier:
             result_name=result_name,
             result_reads=reads,
             document=document,
+            in_pipeline=in_pipeline,
+            caught=site.caught,
+            decides=site.scope.is_test and self._decides(call, site.scope, result_name),
+        )
+
+    def _script_claim(self, site: CallSite, store, spec: ClaimSpec, key=None, values=None, client=None, client_scope=None):
+        """A claim made by a Lua script: `eval(SCRIPT, 1, key, token, ttl)` (or a script object's call,
+        given its key, its ARGV list and the client that registered it)."""
+        call = site.call
+        script = get_arg(call, spec.script) if spec.script is not None else None
+        text = self._string_value(script, site.scope) if client is None else values[0]
+        found = lua_claim(text) if text is not None else None
+        if found is None:
+            return None
+        index, has_lifetime = found
+        if client is None:
+            keys_count = get_arg(call, Arg(1))
+            if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
+                return None
+            key = get_arg(call, spec.key)
+            value = get_arg(call, Arg(2 + index))
+        else:
+            arguments = values[1]
+            value = arguments[index - 1] if arguments is not None and len(arguments) >= index else None
+        if key is None:
+            return None
+        common, in_pipeline = self._common(site, store, key, client=client, client_scope=client_scope)
+        result_name = self.walker.assigned.get(id(call))
+        return Claim(
+            **common,
+            spec=spec,
+            value=value,
+            has_lifetime=has_lifetime,
+            usage="statement" if site.usage != "expression" else "expression",
+            result_name=result_name,
+            result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
             in_pipeline=in_pipeline,
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
@@ -829,6 +883,18 @@ class Classifier:
         for store, spec in stores.script_object_specs(maker.func.attr.value):
             kind = self._script_kind(maker.args[0].value, where)
             key = _first_item(get_arg(site.call, spec.key))
+            if key is not None and kind is None:
+                text = self._string_value(maker.args[0].value, where)
+                arguments = get_arg(site.call, spec.token)
+                items = [e.value for e in arguments.elements] if isinstance(arguments, (cst.List, cst.Tuple)) else None
+                claim_spec = next((c for c in store.claims if c.form == "script"), None)
+                if text is not None and claim_spec is not None:
+                    claim = self._script_claim(
+                        site, store, claim_spec, key, (text, items), client=maker.func.value, client_scope=where
+                    )
+                    if claim is not None:
+                        self.claims.append(claim)
+                continue
             if kind is None or key is None:
                 continue
             client = next((a.value for a in site.call.args if a.keyword is not None and a.keyword.value == "client"), None)

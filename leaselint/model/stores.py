@@ -49,6 +49,9 @@ class ClaimSpec:
     needs_reply: tuple[str, str] | None = None
     # The claim answers "already held" by raising (DynamoDB, MongoDB's insert), not by its result.
     answers_by_raising: bool = False
+    # For a script run by `method` (form "script"): where the script text is; the script's own
+    # `set KEYS[1] ARGV[n] NX` is the claim, and ARGV[n] the stored value.
+    script: Arg | None = None
     # Keywords this client's method does not take: a call with one is another family's
     # (`cache.set(k, v, timeout=30, nx=True)` is django-redis's cache, not redis-py).
     refuses: tuple[str, ...] = ()
@@ -213,6 +216,9 @@ REDIS = Store(
             command_flag="NX",
             lifetime_words=("EX", "PX", "EXAT", "PXAT"),
         ),
+        # A Lua script that claims: `redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`.
+        ClaimSpec("eval", key=Arg(2), value=None, script=Arg(0), form="script"),
+        ClaimSpec("evalsha", key=Arg(2), value=None, script=Arg(0), form="script"),
     ),
     releases=(
         ReleaseSpec("delete"),
