@@ -141,6 +141,19 @@ class BlindRelease(Rule):
             import redis
 
             r = redis.Redis()
+
+
+            def forget(user_ids):
+                keys = [f"profile:{uid}" for uid in user_ids]
+                r.delete(*keys)
+        """
+        ),
+        Valid(
+            """\
+            # no rule reports this
+            import redis
+
+            r = redis.Redis()
             REFRESH = "return redis.call('set', KEYS[1], ARGV[1], 'XX', 'PX', ARGV[2])"
             FILL = "redis.call('set', KEYS[1], ARGV[1]) return redis.call('expire', KEYS[1], 60)"
 
@@ -623,6 +636,29 @@ class BlindRelease(Rule):
         ),
     ]
     INVALID = [
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def run_batch(names, token):
+                claimed = []
+                for name in names:
+                    if r.set(f"lock:{name}", token, nx=True, ex=60):
+                        claimed.append(name)
+                try:
+                    process(claimed)
+                finally:
+                    keys = [f"lock:{name}" for name in claimed]
+                    if keys:
+                        r.delete(*keys)
+        """,
+            line=16,
+            column=13,
+            message_contains='(no automatic fix: the call deletes other keys too',
+        ),
         Invalid(
             """\
             import redis

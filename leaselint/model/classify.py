@@ -798,6 +798,7 @@ class Classifier:
             return []
         if spec.form != "call":
             return self._document_releases(site, store, spec)
+        many = False
         if spec.command:
             words = self._command_words(call)
             if not words or words[0] not in spec.command:
@@ -808,7 +809,10 @@ class Classifier:
             if spec.key_in_list:
                 keys = [_first_item(keys[0])]
         else:
-            keys = positional_args(call)
+            starred = self._starred_keys(call, site.scope)
+            keys = positional_args(call) + starred
+            # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
+            many = bool(starred)
         checked = spec.checked
         if spec.script is not None:
             kind = self._script_kind(get_arg(call, spec.script), site.scope)
@@ -829,7 +833,8 @@ class Classifier:
                     checked=checked,
                     in_pipeline=in_pipeline,
                     usage=site.usage,
-                    other_keys=len(keys) - 1,
+                    # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
+                    other_keys=len(keys) - 1 or int(many),
                     deliberate=_deliberate(site),
                     token=token,
                 )
@@ -859,6 +864,23 @@ class Classifier:
             values = self.resolver.self_attr_values(receiver.attr.value, scope)
             found = values[0] if len(values) == 1 else None
         return found is not None and id(found[0]) in made
+
+    def _starred_keys(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+        """`delete(*keys)` where `keys = [f"lock:{name}" for name in names]` (or a list written out):
+        the keys the comprehension makes, as one key shape."""
+        found: list[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.star != "*":
+                continue
+            value = arg.value
+            if isinstance(value, cst.Name):
+                single = self.resolver.single_value(value.value, scope)
+                value = single[0] if single is not None and single[1] is scope else None
+            if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+                found.append(value.elt)
+            elif isinstance(value, (cst.List, cst.Tuple)):
+                found.extend(e.value for e in value.elements if not isinstance(e, cst.StarredElement))
+        return found
 
     def _script_object_releases(self, site: CallSite) -> list[Release]:
         """`unlock(keys=[key], args=[token])` where `unlock = client.register_script(LUA)` (or `self._unlock`
