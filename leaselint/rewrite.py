@@ -124,7 +124,27 @@ class LeaseFixer:
             return self._local_token(same_function, release)
         if same_class and release.scope.self_name:
             return self._attribute_token(same_class, release)
+        inner = [c for c in lease.claims if c.scope is not release.scope and release.scope.encloses(c.scope)]
+        if inner:
+            return self._enclosing_token(inner, release)
         return self._passed_token(lease, release)
+
+    def _enclosing_token(self, claims: list[Claim], release: Release) -> Token:
+        """A claim in a function nested in the release's (a retried inner closure) that stores a token
+        both see: the release compares with it."""
+        resolver = self.model.resolver
+        names = set()
+        for claim in claims:
+            value = claim.value
+            if not isinstance(value, cst.Name) or self._weak(claim):
+                raise NoFix("the claim in the nested function stores no token the release can see: make one outside it")
+            where = resolver.defining_scope(value.value, claim.scope)
+            if where is None or where is not resolver.defining_scope(value.value, release.scope) or where is claim.scope:
+                raise NoFix("the claim in the nested function stores a token of its own: make it outside and use it in both")
+            names.add(value.value)
+        if len(names) != 1:
+            raise NoFix("the claims in nested functions store different tokens")
+        return Token(names.pop())
 
     # A claim function and a release function --------------------------------
 

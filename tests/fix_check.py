@@ -487,6 +487,9 @@ class Stub:
             return False
         if self.name == "sleep":
             return self.world.sleeps.async_sleep() if self.world.is_async else self.world.sleeps.sleep()
+        handed = next((a for a in args if callable(a) and not isinstance(a, Stub)), None)
+        if handed is not None:
+            return handed()  # `retry(attempt)`, `run_in_executor(fn)`: the project's helper runs it
         if self.world.is_async:
             return self.world.async_hook(self.name)
         return self.world.hook(self.name)
@@ -919,10 +922,12 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         drive.step("a's job raises", call("a"))
         world.during = []
         world.store.flush()
-        # Contended: another worker holds what a run claims.
-        for key in _claimed_keys(world, api):
+        # Contended: another worker holds what a run claims (when a run claims anything).
+        claimed = _claimed_keys(world, api)
+        for key in claimed:
             world.store.hold(key, b"worker-other")
-        drive.step(CONTENDED, call("a"))
+        if claimed:
+            drive.step(CONTENDED, call("a"))
         scenarios.ordinary = drive.outcomes
         scenarios.b_kept, scenarios.overlap_note = _function_overlap(world, api)
     finally:
