@@ -514,27 +514,22 @@ class LeaseFixer:
         methods = {spec.method for spec in store.reads} | set(store.value_reads)
         checks = {id(r.check.read.call) for r in self.model.releases if r.check is not None}
         resolver = self.model.resolver
-        for scope in self.model.scopes:
-            if scope.parent is None or scope.cls is not cls:
+        for node, scope in self.model.value_reads:
+            if (
+                scope.cls is not cls
+                or scope.parent is None
+                or id(node) in checks
+                or node.func.attr.value not in methods
+                or resolver.shape(node.args[0].value, scope) != lease.key_shape
+            ):
                 continue
-            for node in nodes(scope.node, trivia=False):
-                if not (
-                    type(node) is cst.Call
-                    and type(node.func) is cst.Attribute
-                    and node.func.attr.value in methods
-                    and node.args
-                    and id(node) not in checks
-                ):
-                    continue
-                if resolver.shape(node.args[0].value, scope) != lease.key_shape:
-                    continue
-                how = _interprets(scope.node, node)
-                if how is not None:
-                    line = self.positions[node].start.line
-                    raise NoFix(
-                        f"line {line} reads the stored value back and {how}: a fresh token there would change "
-                        "what it reads; keep the value's meaning (a token beside it, split by every reader) by hand"
-                    )
+            how = _interprets(scope.node, node)
+            if how is not None:
+                line = self.positions[node].start.line
+                raise NoFix(
+                    f"line {line} reads the stored value back and {how}: a fresh token there would change "
+                    "what it reads; keep the value's meaning (a token beside it, split by every reader) by hand"
+                )
 
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
         values = self.model.resolver.self_attr_values(attr, claim.scope)
@@ -1039,7 +1034,7 @@ class LeaseFixer:
         line_start = Position(start.line, 0)
         next_line = Position(start.line + 1, 0)
         removal = Edit(line_start, next_line, "")
-        if self._alone_in_block(expire.statement):
+        if self._alone_in_block(expire.statement, expire.scope.node):
             removal = self._replace(expire.statement, "pass")
         edits = (claim_edit, removal)
         message = f"Set the lifetime in the claim itself (`{expire.unit}=`)"
@@ -1048,10 +1043,10 @@ class LeaseFixer:
         # The server refuses a lifetime of 0 or less in SET, where EXPIRE took it (and deleted the key).
         return Fix(message + "; SET refuses a lifetime that is not positive, where EXPIRE took it", edits, Applicability.UNSAFE)
 
-    def _alone_in_block(self, statement: cst.CSTNode) -> bool:
+    def _alone_in_block(self, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
         """The only statement of its block: removing it would leave the block empty."""
         return contains(
-            self.model.module,
+            scope_node,
             lambda node: type(node) is cst.IndentedBlock and len(node.body) == 1 and node.body[0] is statement,
         )
 

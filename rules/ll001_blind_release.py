@@ -11,9 +11,12 @@ class BlindRelease(Rule):
     """
     ## What it does
     Reports a lease released by an operation that does not check who holds it:
-    `delete`, `unlink`, `getdel`, `execute_command("DEL", ...)` or a `delete`
-    queued on a pipeline, on a key the same client claimed with a conditional
-    create (`set(key, value, nx=True, ...)`, `setnx`, `SET ... NX`).
+    `delete`, `unlink`, `getdel`, `execute_command("DEL", ...)`, a `delete`
+    queued on a pipeline, `delete(*keys)` of a comprehension, or a Lua script
+    that deletes without comparing an argument (run by `eval`, `evalsha` or a
+    `register_script` object), on a key the same client claimed with a
+    conditional create (`set(key, value, nx=True, ...)`, `setnx`,
+    `SET ... NX`, or a Lua script's `set KEYS[1] ARGV[1] NX`).
 
     Only leases are reported: a key that is both claimed and released in the
     module. Not leases, and not reported: a cache entry (`set(k, v, ex=60)`

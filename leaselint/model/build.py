@@ -118,6 +118,7 @@ def build_model(module: cst.Module) -> LeaseModel:
         claims=classifier.claims,
         releases=classifier.releases,
         writes=classifier.writes,
+        value_reads=classifier.value_reads,
         locks=classifier.locks,
         swallowed=walker.swallowed,
         scopes=walker.scopes,

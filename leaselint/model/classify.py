@@ -227,6 +227,7 @@ class Classifier:
         self.expiries: list[Expire] = []
         self.locks: list[LockObject] = []
         self.transaction_calls: list[tuple[str, CallSite]] = []
+        self.value_reads: list[tuple[cst.Call, Scope]] = []
         # Callbacks handed to `client.transaction(callback, ...)`, by name: (client, its scope).
         self.transaction_callbacks: dict[str, tuple[cst.BaseExpression, Scope]] = {}
         # (receiver shape, key shape) of every counted key.
@@ -320,6 +321,9 @@ class Classifier:
                 common, in_pipeline = self._common(site, store, key)
                 self.reads.append(Read(**common))
                 break
+        if method in stores.value_read_methods() and site.call.args:
+            # Every call that hands a stored value back: a fix that changes the value reads them.
+            self.value_reads.append((site.call, site.scope))
         for store, spec in stores.expire_specs(method):
             key, ttl = get_arg(site.call, spec.key), get_arg(site.call, spec.ttl)
             if key is not None and ttl is not None:

@@ -189,6 +189,9 @@ class LeaseModel:
     positions: dict
     # A node's code as libcst writes it (keys.code_of), read from the module's code where it can be.
     code_of: Callable[[cst.CSTNode], str]
+    # (call, scope) of every call that hands back a stored value (`get`, `getset`): what a fix that
+    # changes the stored value must leave meaning the same.
+    value_reads: list = field(default_factory=list)
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
 

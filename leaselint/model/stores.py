@@ -7,6 +7,8 @@ read the events the model builds from this table.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -575,6 +577,14 @@ def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
 def script_object_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
     """The stores whose `method` makes a script object (`register_script`)."""
     return tuple((store, spec) for store in STORES for spec in store.script_objects if spec.method == method)
+
+
+@functools.lru_cache(maxsize=None)
+def value_read_methods() -> frozenset[str]:
+    """Methods that hand back a stored value, in any store: reads and value reads."""
+    return frozenset(
+        name for store in STORES for name in (*(spec.method for spec in store.reads), *store.value_reads)
+    )
 
 
 def callback_transactions() -> frozenset[str]:
