@@ -570,6 +570,18 @@ class LeaseFixer:
         self._not_overwritten(lease, claim=claim)
         self._fits_client([*lease.claims, *lease.releases])
         self._value_kept(lease, claim.scope.cls)
+        origin = self.model.claim_origin(claim)
+        if (
+            len(origin.arguments) == 1
+            and origin.node is not None
+            and origin.node is not claim.value
+            and lease.releases
+            and all(r.checked for r in lease.releases)
+        ):
+            # `token = uuid.uuid1().hex; self._do_acquire(token)`: the one place the token is made,
+            # in the caller, becomes fresh; the claim, the object and the checked release keep using it.
+            edits = [*self.header_edit(logging=False, secrets=True, script=False), self._replace(origin.node, "secrets.token_hex(16)")]
+            return Fix("Make the token fresh where it is made: `secrets.token_hex(16)`", in_order(edits), Applicability.UNSAFE)
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
         releases = [

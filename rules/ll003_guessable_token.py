@@ -109,6 +109,78 @@ class GuessableToken(Rule):
     INVALID = [
         Invalid(
             """\
+            import uuid
+
+            import redis
+
+
+            class Lock:
+                def __init__(self, client, name, timeout=30):
+                    self.client = client
+                    self.name = f"lock:{name}"
+                    self.timeout = timeout
+                    self.token = None
+
+                def acquire(self):
+                    token = uuid.uuid1().hex
+                    if self._do_acquire(token):
+                        self.token = token
+                        return True
+                    return False
+
+                def _do_acquire(self, token):
+                    return bool(self.client.set(self.name, token, nx=True, ex=self.timeout))
+
+                def release(self):
+                    if self.token is None:
+                        return False
+                    self.client.eval(RELEASE, 1, self.name, self.token)
+                    self.token = None
+                    return True
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            line=14,
+            column=17,
+            fixed="""\
+            import secrets
+            import uuid
+
+            import redis
+
+
+            class Lock:
+                def __init__(self, client, name, timeout=30):
+                    self.client = client
+                    self.name = f"lock:{name}"
+                    self.timeout = timeout
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self._do_acquire(token):
+                        self.token = token
+                        return True
+                    return False
+
+                def _do_acquire(self, token):
+                    return bool(self.client.set(self.name, token, nx=True, ex=self.timeout))
+
+                def release(self):
+                    if self.token is None:
+                        return False
+                    self.client.eval(RELEASE, 1, self.name, self.token)
+                    self.token = None
+                    return True
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
             import time
 
             import redis

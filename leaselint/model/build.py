@@ -94,6 +94,17 @@ def is_docstring(statement: cst.CSTNode) -> bool:
     )
 
 
+def _self_calls(walker: Walker) -> dict:
+    """(class, method name) -> [(call, caller scope)] of `self.method(...)` calls inside the class."""
+    found: dict = {}
+    for site in walker.calls:
+        func = site.call.func
+        scope = site.scope
+        if scope.cls is not None and type(func.value) is cst.Name and func.value.value == scope.self_name:  # type: ignore[union-attr]
+            found.setdefault((id(scope.cls), func.attr.value), []).append((site.call, scope))  # type: ignore[union-attr]
+    return found
+
+
 def build_model(module: cst.Module) -> LeaseModel:
     positions = module_positions(module)
     walker = Walker(positions)
@@ -128,6 +139,7 @@ def build_model(module: cst.Module) -> LeaseModel:
             resolver,
             walker.name_calls,
             {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
+            _self_calls(walker),
         ),
         imports=walker.imports,
         positions=positions,

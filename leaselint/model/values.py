@@ -74,12 +74,14 @@ class Origin:
 class Origins:
     """Answers `origin(expr, scope)` for one module."""
 
-    def __init__(self, imports: dict[str, str], resolver, name_calls=None, functions=None) -> None:
+    def __init__(self, imports: dict[str, str], resolver, name_calls=None, functions=None, self_calls=None) -> None:
         self.imports = imports
         self.resolver = resolver
         self.name_calls = name_calls or {}
         # The module's own functions by name: a value made by one is what it returns.
         self.functions = functions or {}
+        # (id of a class, method name) -> the `self.method(...)` calls made inside the class.
+        self.self_calls = self_calls or {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -165,11 +167,19 @@ class Origins:
         return inner
 
     def _parameter(self, name: str, function: Scope, depth: int) -> Origin:
-        """A parameter is as good as what every caller in the module passes for it."""
-        calls = self.name_calls.get(function.name, []) if function.cls is None else []
+        """A parameter is as good as what every caller in the module passes for it: a module function's
+        callers, or a method's `self.method(...)` callers in its class (`token = uuid.uuid1().hex;
+        self._do_acquire(token)`)."""
+        if function.cls is None:
+            calls = self.name_calls.get(function.name, [])
+            index = function.params.index(name)
+        elif function.self_name and name != function.self_name:
+            calls = self.self_calls.get((id(function.cls), function.name), [])
+            index = function.params.index(name) - 1
+        else:
+            calls = []
         if not calls or not isinstance(function.node, cst.FunctionDef):
             return Origin(UNKNOWN)
-        index = function.params.index(name)
         origins = []
         for call, caller in calls:
             argument = _argument(call, index, name)
