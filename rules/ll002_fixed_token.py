@@ -148,6 +148,61 @@ class FixedToken(Rule):
     INVALID = [
         Invalid(
             """\
+            import json
+            import os
+            import socket
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def rebuild(index):
+                key = f"rebuild:{index}"
+                holder = json.dumps({"host": socket.gethostname(), "pid": os.getpid()})
+                if not r.set(key, holder, nx=True, ex=300):
+                    return False
+                try:
+                    build(index)
+                finally:
+                    r.delete(key)
+                return True
+        """,
+            line=13,
+            column=23,
+            fixed="""\
+            import json
+            import logging
+            import os
+            import secrets
+            import socket
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def rebuild(index):
+                key = f"rebuild:{index}"
+                holder = secrets.token_hex(16)
+                if not r.set(key, holder, nx=True, ex=300):
+                    return False
+                try:
+                    build(index)
+                finally:
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, holder):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
             import redis
 
             r = redis.Redis()

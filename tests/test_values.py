@@ -12,6 +12,7 @@ from leaselint.model.values import FIXED, FRESH, GUESSABLE, UNKNOWN
 
 HEADER = """\
 import datetime
+import json
 import getpass
 import itertools
 import os
@@ -39,6 +40,9 @@ CASES = [
     ("str(round(time.time() * 1000))", GUESSABLE, "time.time()"),
     ("float(os.getpid())", FIXED, "the process id"),
     ("int(uuid.uuid4())", FRESH, "uuid4"),
+    ('json.dumps({"host": socket.gethostname(), "pid": os.getpid()})', FIXED, "the host name and the process id"),
+    ("str((socket.gethostname(), os.getpid()))", FIXED, "the host name and the process id"),
+    ('json.dumps({"owner": secrets.token_hex(8), "at": time.time()})', FRESH, "secrets"),
     ('"locked"', FIXED, "a constant"),
     ("socket.gethostname()", FIXED, "the host name"),
     ("socket.getfqdn()", FIXED, "the host name"),

@@ -59,6 +59,9 @@ PASS_THROUGH = {
     "int", "float", "round", "repr",
 }
 
+# Calls that write their first argument out as text or bytes: the value is as good as that argument.
+SERIALIZERS = {"json.dumps", "pickle.dumps", "marshal.dumps", "msgpack.packb", "orjson.dumps"}
+
 _RANK = {FRESH: 3, UNKNOWN: 2, GUESSABLE: 1, FIXED: 0}
 
 
@@ -105,6 +108,13 @@ class Origins:
             return Origin(FIXED, "the lease's own name", node)
         if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
             return self._combine(self._parts(node), scope, key_shape, depth, node)
+        if isinstance(node, (cst.Tuple, cst.List)) and node.elements:
+            # `(socket.gethostname(), os.getpid())`, as a value or inside `json.dumps(...)`.
+            parts = [e.value for e in node.elements if not isinstance(e, cst.StarredElement)]
+            return self._combine(parts, scope, key_shape, depth, node)
+        if isinstance(node, cst.Dict) and node.elements:
+            parts = [e.value for e in node.elements if isinstance(e, cst.DictElement)]
+            return self._combine(parts, scope, key_shape, depth, node) if parts else Origin(UNKNOWN)
         if isinstance(node, cst.Name):
             return self._name(node, scope, key_shape, depth)
         if isinstance(node, cst.Attribute):
@@ -260,6 +270,8 @@ class Origins:
                 return Origin(FRESH, "SystemRandom", node)
             if name in ("threading.current_thread", "os.uname"):
                 return Origin(FIXED, "the thread" if "thread" in name else "the host name", node)
+            if name in SERIALIZERS and node.args:
+                return self.origin(node.args[0].value, scope, key_shape, depth + 1)
             if name == "os.environ.get" and node.args:
                 if literal_string(node.args[0].value) in HOST_VARIABLES:
                     return Origin(FIXED, "the host name", node)
