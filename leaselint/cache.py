@@ -222,6 +222,7 @@ def _settings_part(settings: Settings) -> list:
             settings.release,
             sorted(settings.fixable) if settings.fixable is not None else None,
             sorted(settings.unfixable),
+            settings.project,
         )
         if len(_SETTINGS_DIGESTS) > 64:
             _SETTINGS_DIGESTS.clear()

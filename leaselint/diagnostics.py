@@ -209,3 +209,5 @@ class FileResult(Record):
         self.fixed_count = fixed_count
         self.internal_errors = [] if internal_errors is None else internal_errors
         self.passed_over = passed_over
+        # (exports, wants) of the module (leaselint/model/summary.py), when it was parsed.
+        self.summary: tuple | None = None

@@ -405,3 +405,15 @@ def _passes_through(key, function) -> bool:
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
     return key.id in params
+
+
+@lru_cache(maxsize=1)
+def _release_call() -> re.Pattern:
+    methods = sorted({spec.method for store in stores.STORES for spec in (*store.releases, *store.script_objects)})
+    return re.compile(rb"\.(?:" + b"|".join(re.escape(m.encode()) for m in methods) + rb")\(")
+
+
+def may_export(data: bytes) -> bool:
+    """Whether a module other modules call could hand them a claim or a release (project pass): the
+    words of a claim, or a release call alone (`def release_lock(key): r.delete(key)`)."""
+    return verdict(data) != NOTHING or _release_call().search(data) is not None

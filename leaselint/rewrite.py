@@ -94,8 +94,11 @@ class LeaseFixer:
         return Position(where.start.line, where.start.column), Position(where.end.line, where.end.column)
 
     def _text(self, node: cst.CSTNode) -> str:
-        """A node's source as written, continuation lines and all (code_of loses their indentation)."""
-        where = self.positions[node]
+        """A node's source as written, continuation lines and all (code_of loses their indentation); a
+        node the model made (the key a summarised call stands for) as libcst writes it."""
+        where = self.positions.get(node)
+        if where is None:
+            return self.model.code_of(node)
         index = self.index
         return index.text[index.offset(where.start) : index.offset(where.end)]
 
@@ -479,7 +482,12 @@ class LeaseFixer:
     @staticmethod
     def _fits_client(events) -> None:
         """The fix writes the API of the claim's store (the first event's): not for a client made by a
-        maker with another API."""
+        maker with another API, nor for a claim or release made inside another module's function."""
+        for event in events:
+            if event.via is not None:
+                if isinstance(event, Claim):
+                    raise NoFix(f"the claim is made inside {event.via}")
+                raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
         other = events[0].store.other_api
         for event in events if other is not None else ():
             if event.client_call is not None:
@@ -913,6 +921,7 @@ class LeaseFixer:
     def drop_release(self, release: Release) -> Fix:
         """A delete after a failed claim frees the other holder's claim: it goes (a `pass` keeps the block)."""
         guard = release.after_failed_claim
+        self._fits_client([release])
         if release.usage != "statement" or guard is None:
             raise NoFix("the delete is part of a larger statement")
         if contains(guard.body, release.statement):
@@ -1018,6 +1027,8 @@ class LeaseFixer:
 
     def add_keyword(self, call: cst.Call, argument: str) -> Fix:
         """`client.add(k, v)` -> `client.add(k, v, noreply=False)`."""
+        if any(claim.call is call and claim.via for lease in self.model.leases for claim in lease.claims):
+            raise NoFix("the claim is made inside another module's function")
         head = self._text(call)[:-1].rstrip().removesuffix(",")
         separator = ", " if call.args else ""
         return Fix(f"Pass `{argument}`", (self._replace(call, f"{head}{separator}{argument})"),), Applicability.SAFE)

@@ -444,7 +444,9 @@ def _is_positions(table: dict) -> bool:
 
 
 @on_big_stack
-def check_text(text: str, settings: Settings, errors: list[str] | None = None, strict: bool = False) -> list[Diagnostic]:
+def check_text(
+    text: str, settings: Settings, errors: list[str] | None = None, strict: bool = False, summary_out: dict | None = None
+) -> list[Diagnostic]:
     """Every finding of the selected rules on one text, noqa applied. Raises ParseFailure.
 
     A rule that fails is reported in `errors` and the other rules still run; nesting too deep for
@@ -453,7 +455,7 @@ def check_text(text: str, settings: Settings, errors: list[str] | None = None, s
     module = parse(text, strict)
     try:
         with recursion_limit(DEEP_RECURSION_LIMIT):
-            found, code = _check_module(module, text, settings, errors)
+            found, code = _check_module(module, text, settings, errors, summary_out)
             if any(d.fix is not None for d in found) and not _reproduces(code, text):
                 # libcst drops a form feed that starts a statement line: its positions and the lines
                 # a fix copies no longer match the text, so no fix is offered for such a file.
@@ -468,14 +470,24 @@ def _reproduces(code: str, text: str) -> bool:
     return code == text or (text.startswith(code) and not text[len(code) :].strip("\r"))
 
 
-def _check_module(module, text: str, settings: Settings, errors: list[str] | None) -> tuple[list[Diagnostic], str]:
+def _check_module(
+    module, text: str, settings: Settings, errors: list[str] | None, summary_out: dict | None = None
+) -> tuple[list[Diagnostic], str]:
     """The findings, and the module's code as libcst writes it back."""
     from leaselint.model import build_model
     from leaselint.rewrite import LeaseFixer
     from leaselint.rule import Context
     from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
-    model = build_model(module)
+    project = settings.project
+    if project is not None:
+        project = (project[0], project[1], {name: (summary, where) for name, summary, where in project[2]})
+    model = build_model(module, project)
+    if summary_out is not None:
+        from leaselint.model.summary import exports, wants
+
+        summary_out["exports"] = exports(model)
+        summary_out["wants"] = wants(model)
     context = Context(model=model, fixer=LeaseFixer(model, settings.release, text))
     index = LineIndex(text)
     noqa = directives(text)
@@ -511,8 +523,11 @@ def unparsable(message: str, line: int = 1, column: int = 0) -> Diagnostic:
 
 def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     result = FileResult(path=path, original_text=source.text)
+    summary: dict = {}
     try:
-        diagnostics = check_text(source.text, settings, result.internal_errors)
+        diagnostics = check_text(source.text, settings, result.internal_errors, summary_out=summary)
+        if summary:
+            result.summary = (summary["exports"], summary["wants"])
     except ParseFailure as exc:
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]
@@ -737,21 +752,146 @@ def lint_paths(
             continue
         todo.append((index, path, data, settings.for_file(path), key, look))
 
+    _run(todo, results, cache, jobs)
+    _project_pass(paths, looks, results, settings, cache, jobs)
+    if cache is not None:
+        cache.save()
+    for done in results:
+        yield done  # type: ignore[misc]
+
+
+def _run(todo: list, results: list, cache, jobs: int | None) -> None:
+    """Lint `todo` into `results`, and remember what the cache should."""
     for (index, path, data, file_settings, key, _), done in zip(todo, _lint_all(todo, jobs)):
         results[index] = done
         result, source = done
         if cache is not None and key is not None and result.passed_over:
             cache.put(key + SKIPPED, [])
         elif cache is not None and key is not None and not result.internal_errors:
+            cache.put(key + SUMMARY, result.summary or ((), ()))
             if result.fixed_text is None:
                 cache.put(key, result.diagnostics)
             elif source is not None:
                 # The file will hold the fixed text: remember its findings under that content.
                 cache.put(cache.key(source.encode(result.fixed_text), file_settings), result.diagnostics)
+
+
+# The cache's mark for a module's summary (exports, wants), and for bytes that call no summarised name.
+SUMMARY = "/summary"
+CALLS_NONE = "/calls-none:"
+
+
+def _project_pass(paths: list[str], looks: list, results: list, settings: Settings, cache, jobs: int | None) -> None:
+    """Lint again, with the summaries they use, the files that call a summarised function of another
+    module (leaselint/project.py); files the prefilter passed over are read for those names."""
+    import re
+
+    from leaselint.project import Project
+
+    summaries: dict[int, tuple] = {}
+    skipped: list[int] = []
+    for index, (look, done) in enumerate(zip(looks, results)):
+        data, failed, key, was_skipped = look[0], look[1], look[2], look[3]
+        if failed is not None:
+            continue
+        if was_skipped:
+            skipped.append(index)
+            continue
+        summary = done[0].summary if done is not None else None
+        if summary is None and cache is not None and key is not None:
+            summary = cache.get(key + SUMMARY)
+        if summary is not None:
+            summaries[index] = summary
+    if not any(summary[0] or summary[1] for summary in summaries.values()):
+        return
+    in_run = {os.path.abspath(path): index for index, path in enumerate(paths)}
+
+    def summarise_file(path: str) -> tuple:
+        index = in_run.get(os.path.abspath(path))
+        if index is not None and index in summaries:
+            return summaries[index][0]
+        # Outside the run, or passed over by the prefilter (which asks for a claim's words).
+        return _summarise_outside(path, cache)
+
+    project = Project(settings.root, summarise_file)
+    for index, (exports, _) in summaries.items():
+        if exports:
+            project.add(paths[index], exports)
+    todo: list = []
+    for index, (_, wants) in summaries.items():
+        _project_job(index, paths[index], looks[index], wants, project, settings, cache, results, todo)
+    names = sorted(project.exported_names())
+    exporters = {os.path.abspath(path) for path in project.summarised_paths}
+    skipped = [index for index in skipped if os.path.abspath(paths[index]) not in exporters]
+    if names and skipped:
+        words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
+        mark = CALLS_NONE + ",".join(names)
+        first: list = []
+        for index in skipped:
+            key = looks[index][2]
+            if cache is not None and key is not None and cache.get(key + mark) is not None:
+                continue
+            data, failed, _ = read(paths[index], settings)
+            if data is None or not words.search(data):
+                if cache is not None and key is not None and data is not None:
+                    cache.put(key + mark, [])
+                continue
+            first.append((index, paths[index], data, settings.for_file(paths[index]), None, False))
+        for (index, path, data, *_), (result, _) in zip(first, _lint_all(first, jobs)):
+            look = (data, None, looks[index][2], False)
+            wants = result.summary[1] if result.summary is not None else ()
+            if not _project_job(index, path, look, wants, project, settings, cache, results, todo):
+                key = looks[index][2]
+                if cache is not None and key is not None:
+                    cache.put(key + mark, [])
+    _run(todo, results, cache, jobs)
+
+
+def _project_job(index, path, look, wants, project, settings: Settings, cache, results, todo) -> bool:
+    """Whether the file uses summaries: then its result with them is in `results` or queued in `todo`."""
+    needed = project.settings_for(path, wants) if wants else None
+    if needed is None:
+        return False
+    file_settings = settings.for_file(path).replace(project=needed)
+    data, key = look[0], None
+    if data is None:
+        data = read(path, file_settings)[0]
+        if data is None:
+            return False
     if cache is not None:
-        cache.save()
-    for done in results:
-        yield done  # type: ignore[misc]
+        key = cache.key(data, file_settings)
+        hit = cache.get(key)
+        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
+            results[index] = _cached(path, data, hit)
+            return True
+    todo.append((index, path, data, file_settings, key, False))
+    return True
+
+
+def _summarise_outside(path: str, cache) -> tuple:
+    """The exports of a module outside the run (read for its summary, never reported on)."""
+    from leaselint.prefilter import may_export
+
+    data = read(path, Settings())[0]
+    if data is None:
+        return ()
+    key = None
+    if cache is not None:
+        key = cache.key(data, Settings()) + SUMMARY
+        known = cache.get(key)
+        if known is not None:
+            return known[0]
+    exports: tuple = ()
+    if may_export(data):
+        summary: dict = {}
+        try:
+            check_text(decode(data).text, Settings(select=frozenset()), [], summary_out=summary)
+            exports = summary.get("exports", ())
+        except Exception:
+            exports = ()
+    if key is not None:
+        cache.put(key, (exports, ()))
+    return exports
 
 
 # From this many files on, a forked process reads and prefilters the first half while this one does

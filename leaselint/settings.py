@@ -29,9 +29,12 @@ class Settings(Frozen):
     force_exclude: bool
     # The folder that relative globs start from: the configuration file's.
     root: str
+    # What this file's calls to other modules of the run do (set per file by the project pass):
+    # (module name, is a package's __init__, ((function name, summary, where), ...)), or None.
+    project: tuple | None
     _fields = (
         "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
-        "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root",
+        "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project",
     )
 
     def __init__(
@@ -49,6 +52,7 @@ class Settings(Frozen):
         respect_gitignore: bool = True,
         force_exclude: bool = False,
         root: str = ".",
+        project: tuple | None = None,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -63,6 +67,7 @@ class Settings(Frozen):
         _set(self, "respect_gitignore", respect_gitignore)
         _set(self, "force_exclude", force_exclude)
         _set(self, "root", root)
+        _set(self, "project", project)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:

@@ -106,7 +106,8 @@ def test_warm_run_stats_files_and_reads_only_those_with_findings(tree, tmp_path,
     # Other settings: the signatures say nothing about their findings.
     reads.clear()
     list(lint_paths(tree, Settings(select=frozenset({"LL005"})), jobs=1, cache=Cache(cache_dir)))
-    assert sorted(reads) == sorted(tree)
+    # (The project pass reads again a file the prefilter passed over that names a summarised function.)
+    assert set(reads) == set(tree)
 
 
 def test_file_rewritten_with_same_size_and_mtime_is_read_again(tmp_path, monkeypatch):

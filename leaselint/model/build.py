@@ -105,17 +105,18 @@ def _self_calls(walker: Walker) -> dict:
     return found
 
 
-def build_model(module: cst.Module) -> LeaseModel:
+def build_model(module: cst.Module, project=None) -> LeaseModel:
+    """`project`: the summaries of other modules this one calls (see model/calls.py)."""
     positions = module_positions(module)
     walker = Walker(positions)
     walk(module, walker)
     assert walker.module_scope is not None
     code_of = NodeCode(positions)
     resolver = Resolver(walker.module_scope, code_of)
-    classifier = Classifier(walker, positions, resolver)
+    classifier = Classifier(walker, positions, resolver, project)
     classifier.run()
     leases = pair(
-        classifier.claims,
+        classifier.claims + classifier.via_claims,
         classifier.releases,
         classifier.writes,
         classifier.expiries,
@@ -142,6 +143,14 @@ def build_model(module: cst.Module) -> LeaseModel:
             _self_calls(walker),
         ),
         imports=walker.imports,
+        import_levels=walker.import_levels,
+        assigned=walker.assigned,
+        called_imports={site.call.func.value for site in walker.imported_sites},  # type: ignore[union-attr]
+        called_attributes={
+            (site.call.func.value.value, site.call.func.attr.value)  # type: ignore[union-attr]
+            for site in walker.calls
+            if type(site.call.func.value) is cst.Name and site.call.func.value.value in walker.imports  # type: ignore[union-attr]
+        },
         positions=positions,
         code_of=code_of,
         **_module_facts(walker, module, positions, resolver),

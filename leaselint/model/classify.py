@@ -216,8 +216,12 @@ def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
 class Classifier:
     """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
 
-    def __init__(self, walker: Walker, positions, resolver: Resolver) -> None:
+    def __init__(self, walker: Walker, positions, resolver: Resolver, project=None) -> None:
         self.walker = walker
+        self.project = project
+        # Claims made through a summarised function of another module (`acquire_lock(key)`): they pair
+        # into leases, and rules that read a claim's own call leave them alone.
+        self.via_claims: list[Claim] = []
         self.positions = positions
         self.resolver = resolver
         self.claims: list[Claim] = []
@@ -275,6 +279,12 @@ class Classifier:
             self._classify(site, method)
         for site in [*self.walker.name_sites, *self.walker.calls]:
             self.releases.extend(self._script_object_releases(site))
+        if self.project is not None:
+            from leaselint.model.calls import SummarisedCalls
+
+            claims, releases = SummarisedCalls(self, self.project).events()
+            self.via_claims.extend(claims)
+            self.releases.extend(releases)
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         self.locks = [lock for lock in self.locks if not self._only_asked(lock)]

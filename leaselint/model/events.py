@@ -37,6 +37,9 @@ class Event:
     end: Position
     # The call that made the client (`Client(..., default_noreply=False)`), when it can be seen.
     client_call: cst.Call | None = None
+    # Made by a call to a function of another module of the project, which claims or releases on the
+    # caller's key (`release_lock(key)`): that function, as "`release_lock` (app/locks.py:12)".
+    via: str | None = None
 
     @property
     def method(self) -> str:
@@ -192,6 +195,12 @@ class LeaseModel:
     # (call, scope) of every call that hands back a stored value (`get`, `getset`): what a fix that
     # changes the stored value must leave meaning the same.
     value_reads: list = field(default_factory=list)
+    # Relative imports: bound name -> how many dots; a call assigned to one name: call id -> name.
+    import_levels: dict = field(default_factory=dict)
+    assigned: dict = field(default_factory=dict)
+    # Imported names called (`release_lock(k)`), and (imported name, attribute) called (`locks.release(k)`).
+    called_imports: set = field(default_factory=set)
+    called_attributes: set = field(default_factory=set)
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
 

@@ -44,6 +44,10 @@ class Walker(cst.CSTVisitor):
         self.awaited: set[int] = set()
         self.statement_calls: dict[int, str] = {}
         self.imports: dict[str, str] = {}
+        # Names bound by a relative `from . import x`: name -> how many dots.
+        self.import_levels: dict[str, int] = {}
+        # Calls of an imported plain name (`release_lock(k)` after `from .locks import release_lock`).
+        self.imported_sites: list[CallSite] = []
         # `import x` statements by the name they bind (x), and every class, for `rebinds`.
         self.plain_imports: dict[str, int] = {}
         self.classes: list[ClassInfo] = []
@@ -209,6 +213,8 @@ class Walker(cst.CSTVisitor):
             name = _dotted(alias.name)
             bound = alias.asname.name.value if alias.asname is not None else name  # type: ignore[union-attr]
             self.imports[bound] = f"{module}.{name}" if module else name
+            if node.relative:
+                self.import_levels[bound] = len(node.relative)
             self._bind_name(bound, None)
 
     # Statements and blocks ------------------------------------------------
@@ -377,6 +383,8 @@ class Walker(cst.CSTVisitor):
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
             if self.statements and script_object_call(node):
                 self.name_sites.append(self._site(node))
+            elif self.statements and node.func.value in self.imports:
+                self.imported_sites.append(self._site(node))
         if type(node.func) is not cst.Attribute or not self.statements or self.failing:
             return
         self.calls.append(self._site(node))

@@ -1,0 +1,219 @@
+"""Calls to summarised functions of other modules, read as the claims and releases they make.
+
+`project` is (this module's dotted name, whether it is a package's `__init__`, {absolute function
+name: (summary, where)}), made by the project pass (leaselint/project.py) from the summaries of
+leaselint/model/summary.py; receivers in it are absolute (`("global", "app.store.r")`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import libcst as cst
+
+from leaselint.diagnostics import Position
+from leaselint.model.events import Claim, Release
+from leaselint.model.scope import count_names
+from leaselint.model.summary import spec_of
+
+
+def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
+    """The absolute name of `dotted` imported with `level` dots in `module`."""
+    if not level:
+        return dotted
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if len(parts) >= level - 1 else []
+    return ".".join([*parts, dotted] if dotted else parts)
+
+
+def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
+    """Parameter name -> argument node of a call, or None when it cannot be told (`*args`)."""
+    bound: dict[str, cst.BaseExpression] = {}
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(positional):
+                return None
+            bound[positional[index]] = arg.value
+            index += 1
+        else:
+            bound[arg.keyword.value] = arg.value
+    return bound
+
+
+class _Substitute(cst.CSTTransformer):
+    def __init__(self, bound: dict) -> None:
+        super().__init__()
+        self.bound = bound
+        self.missing = False
+
+    def leave_Attribute(self, original_node, updated_node):
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Arg(self, original_node, updated_node):
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+        if original_node.value in self.bound:
+            return self.bound[original_node.value]
+        if original_node.value not in ("str", "int", "format"):
+            self.missing = True
+        return updated_node
+
+
+def substitute(code: str, bound: dict) -> cst.BaseExpression | None:
+    try:
+        node = cst.parse_expression(code)
+    except Exception:
+        return None
+    change = _Substitute(bound)
+    node = node.visit(change)
+    if change.missing:
+        return None
+    if isinstance(node, cst.FormattedString):
+        node = _inline_literals(node)
+    return cst.ensure_type(node, cst.BaseExpression)
+
+
+def _inline_literals(node: cst.FormattedString) -> cst.FormattedString:
+    """`f"lock:{'job'}"` -> `f"lock:job"`: a literal argument in an f-string key is written as text
+    (a quote inside the braces does not parse before Python 3.12)."""
+    parts: list = []
+    for part in node.parts:
+        if (
+            isinstance(part, cst.FormattedStringExpression)
+            and isinstance(part.expression, cst.SimpleString)
+            and part.conversion is None
+            and part.format_spec is None
+            and "\\" not in part.expression.value
+        ):
+            text = part.expression.evaluated_value
+            if isinstance(text, str) and not any(q in text for q in "'\"\n"):
+                parts.append(cst.FormattedStringText(text.replace("{", "{{").replace("}", "}}")))
+                continue
+        parts.append(part)
+    return node.with_changes(parts=parts)
+
+
+class SummarisedCalls:
+    """Turns a module's calls to summarised functions into events (see Classifier.run)."""
+
+    def __init__(self, classifier, project) -> None:
+        self.classifier = classifier
+        self.module, self.is_package, self.functions = project
+        walker = classifier.walker
+        self.walker = walker
+        # Absolute import origin -> the name this module binds it to.
+        self.bound_as: dict[str, str] = {}
+        for name, dotted in walker.imports.items():
+            origin = absolute(walker.import_levels.get(name, 0), dotted, self.module, self.is_package)
+            self.bound_as.setdefault(origin, name)
+
+    def callee(self, call: cst.Call) -> str | None:
+        func = call.func
+        walker = self.walker
+        if isinstance(func, cst.Name):
+            dotted = walker.imports.get(func.value)
+            level = walker.import_levels.get(func.value, 0)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in walker.imports:
+            dotted = f"{walker.imports[func.value.value]}.{func.attr.value}"
+            level = walker.import_levels.get(func.value.value, 0)
+        else:
+            return None
+        if dotted is None:
+            return None
+        return absolute(level, dotted, self.module, self.is_package)
+
+    def events(self) -> tuple[list[Claim], list[Release]]:
+        claims: list[Claim] = []
+        releases: list[Release] = []
+        if not self.functions:
+            return claims, releases
+        for site in (*self.walker.imported_sites, *self.walker.calls):
+            name = self.callee(site.call)
+            found = self.functions.get(name) if name is not None else None
+            if found is None:
+                continue
+            (function, positional, keyword, effects), where = found
+            bound = bind(site.call, positional, keyword)
+            if bound is None:
+                continue
+            for effect in effects:
+                event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})")
+                if isinstance(event, Claim):
+                    claims.append(event)
+                elif event is not None:
+                    releases.append(event)
+        return claims, releases
+
+    def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
+        classifier = self.classifier
+        if reference[0] == "param":
+            node = bound.get(reference[1])
+            if node is None:
+                return None, None
+            return node, classifier.resolver.shape(node, site.scope)
+        kind, origin = reference
+        name = self.bound_as.get(origin)
+        if name is None:
+            return site.call.func, ("project", kind, origin)
+        node: cst.BaseExpression = cst.Name(name)
+        if kind == "factory":
+            node = cst.Call(func=node)
+        return node, classifier.resolver.shape(node, site.scope)
+
+    def _event(self, site, effect: tuple, bound: dict, via: str):
+        kind, ref, key_code, receiver_ref, value, has_lifetime, returns, lost_when, _ = effect
+        classifier = self.classifier
+        key = substitute(key_code, bound)
+        if key is None:
+            return None
+        receiver, receiver_shape = self._receiver(receiver_ref, bound, site)
+        if receiver is None:
+            return None
+        store, spec = spec_of(ref)
+        position = classifier.positions[site.call]
+        common = dict(
+            store=store,
+            call=site.call,
+            receiver=receiver,
+            receiver_shape=receiver_shape,
+            key=key,
+            key_shape=classifier.resolver.shape(key, site.scope),
+            scope=site.scope,
+            statement=site.statement,
+            insertable=site.insertable,
+            awaited=id(site.call) in self.walker.awaited,
+            start=Position(position.start.line, position.start.column),
+            end=Position(position.end.line, position.end.column),
+            via=via,
+        )
+        if kind == "claim":
+            result_name = self.walker.assigned.get(id(site.call))
+            return Claim(
+                **common,
+                spec=spec,
+                value=bound.get(value) if value else None,
+                has_lifetime=has_lifetime,
+                usage="statement" if site.usage != "expression" else "expression",
+                result_name=result_name,
+                result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
+                caught=site.caught,
+                decides=site.scope.is_test and classifier._decides(site.call, site.scope, result_name),
+            )
+        from leaselint.model.classify import _deliberate
+
+        if kind == "checked" and lost_when and lost_when != spec.lost_when:
+            spec = dataclasses.replace(spec, lost_when=lost_when)
+        return Release(
+            **common,
+            spec=spec,
+            checked=kind == "checked",
+            usage=site.usage,
+            deliberate=_deliberate(site),
+        )

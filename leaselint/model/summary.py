@@ -1,0 +1,288 @@
+"""What a module's functions do to the store in terms of their parameters, as plain data.
+
+A summary is read by other modules of the run: a call to a summarised function (`release_lock(key)`
+after `from .locks import release_lock`) becomes, in the caller, the claim or release the function
+makes, on the caller's key and client. Only what the function's own module cannot report is
+summarised: a claim or a blind release that is no lease there (its partner is in the caller), and a
+token-checked release whose answer the function hands back (a caller may throw it away).
+
+An effect is a tuple:
+    (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
+- kind: "claim", "release" (blind) or "checked" (token-checked, its answer returned);
+- spec: (store name, table part, index) of the store table row;
+- key code: the key as an expression of the function's parameters;
+- receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
+  client, or ("factory", level, dotted import or "", name) for a client made by `name()`;
+- value parameter: the parameter a claim stores, or None;
+- returns: the function returns the event's answer (`return r.set(...)`);
+- lost when: for "checked", how a caller tells a lost lease by the answer; line: the event's line.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import libcst as cst
+
+from leaselint.model import stores
+from leaselint.model.keys import free_names, literal_string
+
+# How deep locals are followed back to the parameters they are made of.
+_MAX_EXPAND = 4
+
+
+def spec_ref(store, spec) -> tuple | None:
+    for part in ("claims", "releases", "script_objects"):
+        rows = getattr(store, part)
+        for index, row in enumerate(rows):
+            if row is spec:
+                return (store.name, part, index)
+    return None
+
+
+def spec_of(ref: tuple):
+    name, part, index = ref
+    for store in stores.STORES:
+        if store.name == name:
+            return store, getattr(store, part)[index]
+    raise KeyError(name)
+
+
+def function_params(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(positional parameters, keyword-only parameters) of a function definition."""
+    if not isinstance(node, cst.FunctionDef):
+        return (), ()
+    p = node.params
+    positional = tuple(param.name.value for param in (*p.posonly_params, *p.params))
+    keyword = tuple(param.name.value for param in p.kwonly_params)
+    return positional, keyword
+
+
+class _Expand(cst.CSTTransformer):
+    """A function's locals replaced by their single values, and module strings by their text."""
+
+    def __init__(self, scope, module_scope, params: set[str], depth: int) -> None:
+        super().__init__()
+        self.scope, self.module_scope, self.params, self.depth = scope, module_scope, params, depth
+        self.failed = False
+
+    def leave_Attribute(self, original_node, updated_node):
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+        name = original_node.value
+        if name in self.params or name in ("str", "int", "format"):
+            return updated_node
+        for where in (self.scope, self.module_scope):
+            values = where.bindings.get(name)
+            if values is None:
+                continue
+            if len(values) == 1 and isinstance(values[0], cst.BaseExpression) and self.depth < _MAX_EXPAND:
+                value = values[0]
+                if where is self.module_scope and literal_string(value) is None:
+                    break
+                inner = _Expand(where, self.module_scope, self.params if where is self.scope else set(), self.depth + 1)
+                expanded = value.visit(inner)
+                if inner.failed:
+                    break
+                return cst.ensure_type(expanded, cst.BaseExpression)
+            break
+        self.failed = True
+        return updated_node
+
+
+def _in_params(node: cst.BaseExpression, scope, module_scope, params: set[str]) -> cst.BaseExpression | None:
+    """`node` written with the function's parameters alone, or None."""
+    expand = _Expand(scope, module_scope, params, 0)
+    expanded = node.visit(expand)
+    if expand.failed:
+        return None
+    return cst.ensure_type(expanded, cst.BaseExpression)
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)
+            return False
+
+    node.visit(Names())
+    return found
+
+
+def _returned(event, model) -> tuple[bool, str | None]:
+    """Whether the function returns the event's answer, and how a caller tells a lost lease by it."""
+    statement = event.statement
+    body = getattr(statement, "body", ())
+    lost_when = event.spec.lost_when if hasattr(event.spec, "lost_when") else None
+    if isinstance(statement, cst.SimpleStatementLine) and len(body) == 1 and isinstance(body[0], cst.Return):
+        value = body[0].value
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if value is event.call:
+            return True, lost_when
+        if _boolean_of(value, event.call):
+            return True, "not {result}"
+        return False, None
+    name = model.assigned.get(id(event.call))
+    if name is None:
+        return False, None
+    for node in _returns(event.scope.node):
+        value = node.value
+        if isinstance(value, cst.Name) and value.value == name:
+            return True, lost_when
+        if value is not None and _boolean_of(value, cst.Name(name)):
+            return True, "not {result}"
+    return False, None
+
+
+def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:
+    """`bool(x)`, `x == 1`, `x > 0`, `x is True` where x is the answer."""
+    same = (lambda node: node is call) if isinstance(call, cst.Call) else (
+        lambda node: isinstance(node, cst.Name) and node.value == call.value  # type: ignore[attr-defined]
+    )
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "bool":
+        return len(value.args) == 1 and same(value.args[0].value)
+    if isinstance(value, cst.Comparison) and len(value.comparisons) == 1 and same(value.left):
+        target = value.comparisons[0]
+        right = target.comparator
+        if isinstance(target.operator, (cst.Equal, cst.GreaterThanEqual)) and _code(right) in ("1", "True"):
+            return True
+        return isinstance(target.operator, cst.GreaterThan) and _code(right) == "0"
+    return False
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node).strip()
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    found: list[cst.Return] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, ret: cst.Return) -> None:
+            found.append(ret)
+
+        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+            return inner is node
+
+        def visit_Lambda(self, inner: cst.Lambda) -> bool:
+            return False
+
+    node.visit(Returns())
+    return found
+
+
+def _receiver(event, model, params: set[str]) -> tuple | None:
+    receiver = event.receiver
+    if isinstance(receiver, cst.Await):
+        receiver = receiver.expression
+    kind = "global"
+    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and not receiver.args:
+        kind, receiver = "factory", receiver.func
+    if not isinstance(receiver, cst.Name):
+        return None
+    name = receiver.value
+    if name in params and kind == "global":
+        return ("param", name)
+    module_scope = model.resolver.module_scope
+    if model.resolver.defining_scope(name, event.scope) is not module_scope:
+        return None
+    dotted = model.imports.get(name, "")
+    return (kind, model.import_levels.get(name, 0), dotted, name)
+
+
+def exports(model) -> tuple:
+    """(function name, positional parameters, keyword-only parameters, effects) of every module-level
+    function with something to hand its callers."""
+    module_scope = model.resolver.module_scope
+    leased = {id(e) for lease in model.leases for e in (*lease.claims, *lease.releases)}
+    by_scope: dict[int, list] = {}
+    for claim in model.claims:
+        # A claim that is a lease at home too: its callers still choose the token it stores.
+        by_scope.setdefault(id(claim.scope), []).append(("claim", claim))
+    for release in model.releases:
+        if release.via is not None or release.in_pipeline or release.other_keys:
+            continue
+        if release.checked:
+            by_scope.setdefault(id(release.scope), []).append(("checked", release))
+        elif id(release) not in leased and not (release.deliberate or release.transactional or release.check):
+            by_scope.setdefault(id(release.scope), []).append(("release", release))
+    found = []
+    for scope in model.scopes:
+        events = by_scope.get(id(scope))
+        if not events or scope.parent is not module_scope or scope.cls is not None or scope.is_test:
+            continue
+        positional, keyword = function_params(scope.node)
+        params = set(positional) | set(keyword)
+        effects = []
+        for kind, event in events:
+            if event.document is not None or event.spec is None:
+                continue
+            ref = spec_ref(event.store, event.spec)
+            key = _in_params(event.key, scope, module_scope, params)
+            receiver = _receiver(event, model, params)
+            if ref is None or key is None or receiver is None or not (_names(key) & params):
+                continue
+            returns, lost_when = _returned(event, model)
+            if kind == "checked" and not (returns and lost_when):
+                continue
+            value = None
+            if kind == "claim":
+                value_node = event.value
+                if isinstance(value_node, cst.Name) and value_node.value in params:
+                    value = value_node.value
+                if not returns:
+                    continue  # a claim whose answer the caller never sees is no claim to the caller
+            home = id(event) in leased
+            effects.append(
+                (
+                    kind,
+                    ref,
+                    _code(key),
+                    receiver,
+                    value,
+                    # Its missing lifetime is reported at home when it is a lease there.
+                    bool(getattr(event, "has_lifetime", True)) or home,
+                    returns,
+                    lost_when if kind == "checked" else None,
+                    event.start.line,
+                )
+            )
+        if effects:
+            found.append((scope.name, positional, keyword, tuple(effects)))
+    return tuple(found)
+
+
+def wants(model) -> tuple:
+    """(level, dotted name) of every imported name the module calls: what summaries it could use."""
+    found = set()
+    levels = model.import_levels
+    for name, dotted in model.imports.items():
+        if name in model.called_imports:
+            found.add((levels.get(name, 0), dotted))
+    for name, attribute in model.called_attributes:
+        dotted = model.imports.get(name)
+        if dotted is not None:
+            found.add((levels.get(name, 0), f"{dotted}.{attribute}"))
+    # The standard library and the stores' own modules hold no project function.
+    return tuple(sorted(w for w in found if w[0] or not _outside_project(w[1])))
+
+
+def _outside_project(dotted: str) -> bool:
+    top = dotted.split(".", 1)[0]
+    return top in sys.stdlib_module_names or top in _store_modules()
+
+
+@functools.lru_cache(maxsize=None)
+def _store_modules() -> frozenset[str]:
+    return frozenset(module.split(".", 1)[0] for store in stores.STORES for module in store.modules)
+
+
+__all__ = ["exports", "wants", "spec_of", "spec_ref", "function_params", "free_names"]

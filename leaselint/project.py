@@ -1,0 +1,123 @@
+"""The project pass: the files of a run as one program.
+
+Each parsed module hands back a summary (model/summary.py): what its functions claim and release in
+terms of their parameters, and which imported names it calls. Here the summaries are named by
+module, imports are resolved (relative ones too), and each file that calls a summarised function
+gets those summaries in its settings (`Settings.project`), so its findings, and its cache key,
+include them. A module a file imports that is not in the run (pre-commit names only the changed
+files) is read from the project for its summary alone, and is not reported on.
+"""
+
+from __future__ import annotations
+
+import os
+
+from leaselint.model.calls import absolute
+
+
+def module_name(path: str, roots: tuple[str, ...] = ()) -> tuple[str, bool, str]:
+    """(dotted name, is a package's `__init__`, the folder the name starts from) of a file: its
+    packages are the folders above it that hold an `__init__.py`; without one, the name is the
+    path from the first of `roots` it is under (a `src/` layout of namespace packages)."""
+    full = os.path.abspath(path)
+    folder, base = os.path.split(full)
+    stem = base[:-3] if base.endswith(".py") else base
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parent = os.path.dirname(folder)
+        parts.insert(0, os.path.basename(folder))
+        if parent == folder:
+            break
+        folder = parent
+    if not os.path.isfile(os.path.join(os.path.dirname(full), "__init__.py")):
+        for root in roots:
+            root = os.path.abspath(root)
+            if full.startswith(root + os.sep):
+                inner = os.path.relpath(os.path.dirname(full), root)
+                parts = ([] if inner == "." else inner.split(os.sep)) + ([] if is_package else [stem])
+                folder = root
+                break
+    return ".".join(parts), is_package, folder
+
+
+def _absolute_effects(summary: tuple, module: str, is_package: bool) -> tuple:
+    """A summary whose module-level receivers are named absolutely (`("global", "app.store.r")`)."""
+    name, positional, keyword, effects = summary
+    out = []
+    for effect in effects:
+        receiver = effect[3]
+        if receiver[0] != "param":
+            kind, level, dotted, bound = receiver
+            origin = absolute(level, dotted, module, is_package) if dotted else f"{module}.{bound}"
+            receiver = (kind, origin)
+        out.append((*effect[:3], receiver, *effect[4:]))
+    return (name, positional, keyword, tuple(out))
+
+
+class Project:
+    """Summaries by module name; `settings_for(path, wants)` is what one file needs of them."""
+
+    def __init__(self, root: str, summarise_file) -> None:
+        self.root = os.path.abspath(root)
+        self.roots = (self.root, os.path.join(self.root, "src"))
+        # Module name -> {function name: (absolute summary, where)}; None: looked for, not found.
+        self.modules: dict[str, dict | None] = {}
+        self.names: dict[str, tuple[str, bool, str]] = {}
+        # `summarise_file(path) -> exports`: reads a module outside the run for its summary.
+        self.summarise_file = summarise_file
+        # Files summarised on demand (outside the run, or passed over by the prefilter).
+        self.summarised_paths: list[str] = []
+
+    def name_of(self, path: str) -> tuple[str, bool, str]:
+        found = self.names.get(path)
+        if found is None:
+            found = self.names[path] = module_name(path, self.roots)
+        return found
+
+    def add(self, path: str, exports: tuple) -> None:
+        module, is_package, _ = self.name_of(path)
+        if not module:
+            return
+        self.modules[module] = self._functions(path, exports, module, is_package)
+
+    def _functions(self, path: str, exports: tuple, module: str, is_package: bool) -> dict:
+        where = os.path.relpath(os.path.abspath(path), self.root)
+        if where.startswith(".."):
+            where = path
+        return {s[0]: (_absolute_effects(s, module, is_package), where.replace(os.sep, "/")) for s in exports}
+
+    def exported_names(self) -> set[str]:
+        return {name for functions in self.modules.values() if functions for name in functions}
+
+    def settings_for(self, path: str, wants: tuple) -> tuple | None:
+        """`Settings.project` for a file that calls `wants` ((level, dotted) pairs), or None."""
+        module, is_package, start = self.name_of(path)
+        found = []
+        for level, dotted in wants:
+            name = absolute(level, dotted, module, is_package)
+            owner, _, function = name.rpartition(".")
+            if not owner or owner == module:
+                continue
+            functions = self._module(owner, start)
+            if functions and function in functions:
+                summary, where = functions[function]
+                found.append((name, summary, where))
+        if not found:
+            return None
+        return (module, is_package, tuple(sorted(found)))
+
+    def _module(self, name: str, start: str) -> dict | None:
+        if name in self.modules:
+            return self.modules[name]
+        self.modules[name] = None
+        parts = name.split(".")
+        for root in (start, *self.roots):
+            for candidate in (os.path.join(root, *parts) + ".py", os.path.join(root, *parts, "__init__.py")):
+                if os.path.isfile(candidate):
+                    exports = self.summarise_file(candidate)
+                    self.summarised_paths.append(candidate)
+                    functions = self._functions(candidate, exports, name, candidate.endswith("__init__.py"))
+                    self.modules[name] = functions
+                    return functions
+        return None

@@ -1,0 +1,364 @@
+"""The project pass: leases whose claim or release is made by a function of another module."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from leaselint import runner
+from leaselint.cache import Cache
+from leaselint.project import module_name
+from leaselint.runner import lint_paths
+from leaselint.settings import Settings
+
+REDIS_STORE = """\
+import redis
+
+r = redis.Redis()
+"""
+
+BLIND_HELPER = """\
+from .store import r
+
+
+def release_lock(key):
+    r.delete(key)
+"""
+
+CHECKED_HELPERS = """\
+import redis
+
+UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+def acquire_lock(conn, name, token, ttl=30):
+    return conn.set(f"lock:{name}", token, nx=True, ex=ttl)
+
+
+def release_lock(conn, name, token):
+    return conn.eval(UNLOCK, 1, f"lock:{name}", token)
+"""
+
+CLAIM_THEN_HELPER = """\
+import secrets
+
+from app.locks import release_lock
+from app.store import r
+
+
+def run(job):
+    key = f"lock:{job}"
+    token = secrets.token_hex(16)
+    if r.set(key, token, nx=True, ex=30):
+        try:
+            work(job)
+        finally:
+            release_lock(key)
+"""
+
+
+def tree(root, files: dict[str, str]) -> list[str]:
+    paths = []
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+        paths.append(str(path))
+    return sorted(paths)
+
+
+def findings(root, paths, **options) -> dict[str, list[tuple]]:
+    settings = options.pop("settings", Settings(root=str(root)))
+    found = {}
+    for result, _ in lint_paths(paths, settings, jobs=1, **options):
+        name = os.path.relpath(result.path, root).replace(os.sep, "/")
+        assert not result.internal_errors, result.internal_errors
+        found[name] = [(d.code, d.start.line, d.start.column + 1, d.message) for d in result.diagnostics]
+    return found
+
+
+def codes(found: dict) -> dict:
+    return {name: [(c, line, col) for c, line, col, _ in items] for name, items in found.items() if items}
+
+
+def blind_project(tmp_path):
+    return tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": BLIND_HELPER,
+            "app/jobs.py": CLAIM_THEN_HELPER,
+        },
+    )
+
+
+def test_a_blind_release_helper_of_another_module_is_reported_at_the_call(tmp_path):
+    found = findings(tmp_path, blind_project(tmp_path))
+    assert codes(found) == {"app/jobs.py": [("LL001", 14, 13)]}
+    message = found["app/jobs.py"][0][3]
+    assert message.startswith("`release_lock` releases lease `key` without checking the holder")
+    assert "the release is made inside `release_lock` (app/locks.py:5): make it token-checked there" in message
+
+
+def test_a_run_of_the_changed_file_alone_agrees_with_the_full_run(tmp_path):
+    paths = blind_project(tmp_path)
+    full = findings(tmp_path, paths)
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert findings(tmp_path, jobs, explicit=jobs) == {"app/jobs.py": full["app/jobs.py"]}
+    # Walked (not named on the command line) too.
+    assert findings(tmp_path, jobs) == {"app/jobs.py": full["app/jobs.py"]}
+
+
+def test_a_delete_helper_called_on_a_key_nobody_claimed_is_no_finding(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": BLIND_HELPER,
+            "app/views.py": """\
+                from app.locks import release_lock
+                from app.store import r
+
+
+                def forget(user):
+                    r.set(f"profile:{user}", "x", ex=60)
+                    release_lock(f"profile:{user}")
+                """,
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {}
+
+
+def test_a_helper_on_another_client_is_no_release_of_this_lease(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": BLIND_HELPER,
+            "app/jobs.py": CLAIM_THEN_HELPER.replace("from app.store import r", "import redis\n\nr = redis.Redis()"),
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {}
+
+
+def test_a_claim_helper_then_a_plain_delete_is_a_blind_release(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/locks.py": """\
+                import redis
+
+                r = redis.Redis()
+
+
+                def take(name, token):
+                    return r.set(f"job:{name}", token, nx=True, px=30000)
+                """,
+            "app/jobs.py": """\
+                import secrets
+
+                from app.locks import r, take
+
+
+                def run(job):
+                    if take(job, secrets.token_hex(16)):
+                        work(job)
+                        r.delete(f"job:{job}")
+                """,
+        },
+    )
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL001", 9, 9)]}
+    assert "(no automatic fix: the claim is made inside `take` (app/locks.py:7))" in found["app/jobs.py"][0][3]
+
+
+def test_a_constant_token_passed_to_the_projects_claim_helper_is_reported_at_the_argument(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/locks.py": CHECKED_HELPERS,
+            "app/jobs.py": """\
+                from . import locks
+
+
+                def run(conn, job):
+                    if locks.acquire_lock(conn, job, "worker"):
+                        try:
+                            work(job)
+                        finally:
+                            if not locks.release_lock(conn, job, "worker"):
+                                raise RuntimeError("lease lost")
+                """,
+        },
+    )
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL002", 5, 38)]}
+    assert "lease `f\"lock:{job}\"` comes from a constant" in found["app/jobs.py"][0][3]
+
+
+DISCARDING_CALLER = """\
+import secrets
+
+from app.locks import acquire_lock, release_lock
+
+
+def run(conn, job):
+    token = secrets.token_hex(16)
+    if acquire_lock(conn, job, token):
+        try:
+            work(job)
+        finally:
+            release_lock(conn, job, token)
+
+
+def test_release(conn):
+    release_lock(conn, "job", "t")
+"""
+
+
+def test_the_answer_of_the_projects_checked_release_thrown_away_is_ll006_and_the_fix_logs_it(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": CHECKED_HELPERS, "app/jobs.py": DISCARDING_CALLER})
+    settings = Settings(root=str(tmp_path), fix=True)
+    results = {os.path.basename(r.path): r for r, _ in lint_paths(paths, settings, jobs=1)}
+    jobs = results["jobs.py"]
+    assert [(d.code, d.start.line, d.start.column + 1) for d in jobs.diagnostics] == []
+    assert jobs.fixed_text == DISCARDING_CALLER.replace("import secrets\n", "import logging\nimport secrets\n").replace(
+        "            release_lock(conn, job, token)\n",
+        "            if not release_lock(conn, job, token):\n"
+        "                logging.getLogger(__name__).warning("
+        '"lease %s expired before release; another worker may hold it", f"lock:{job}")\n',
+    )
+    unfixed = findings(tmp_path, paths)
+    assert codes(unfixed) == {"app/jobs.py": [("LL006", 12, 13)]}
+    assert "by `release_lock` (app/locks.py:11), which returns it," in unfixed["app/jobs.py"][0][3]
+
+
+def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/claims.py": """\
+                from app.store import r
+
+
+                def acquire(name, token):
+                    return r.set(f"lock:{name}", token, nx=True, ex=60)
+                """,
+            "app/locks.py": BLIND_HELPER,
+            "app/jobs.py": """\
+                import secrets
+
+                from app.claims import acquire
+                from app.locks import release_lock
+
+
+                def run(job):
+                    if acquire(job, secrets.token_hex(16)):
+                        try:
+                            work(job)
+                        finally:
+                            release_lock(f"lock:{job}")
+                """,
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL001", 12, 13)]}
+    # A file named on the command line (as pre-commit names the changed ones) is always parsed.
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert codes(findings(tmp_path, jobs, explicit=jobs)) == {"app/jobs.py": [("LL001", 12, 13)]}
+
+
+def test_helpers_that_are_a_lease_at_home_are_reported_there_only(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/locks.py": """\
+                import secrets
+
+                from app.store import r
+
+
+                def acquire_lock(name):
+                    token = secrets.token_hex(16)
+                    return r.set(f"lock:{name}", token, nx=True, ex=60)
+
+
+                def release_lock(name):
+                    r.delete(f"lock:{name}")
+                """,
+            "app/store.py": REDIS_STORE,
+            "app/jobs.py": """\
+                from app.locks import acquire_lock, release_lock
+
+
+                def run(job):
+                    if acquire_lock(job):
+                        try:
+                            work(job)
+                        finally:
+                            release_lock(job)
+                """,
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {"app/locks.py": [("LL001", 12, 5)]}
+
+
+def test_a_module_outside_the_run_is_read_for_its_summary_in_a_src_layout(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.leaselint]\n")
+    paths = tree(
+        tmp_path,
+        {
+            "src/app/store.py": REDIS_STORE,
+            "src/app/locks.py": BLIND_HELPER,
+            "src/app/jobs.py": CLAIM_THEN_HELPER,
+        },
+    )
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert module_name(jobs[0], (str(tmp_path / "src"),))[:2] == ("app.jobs", False)
+    assert codes(findings(tmp_path, jobs)) == {"src/app/jobs.py": [("LL001", 14, 13)]}
+
+
+def test_editing_a_helper_module_checks_its_callers_again_and_nothing_else(tmp_path, monkeypatch):
+    paths = blind_project(tmp_path)
+    (tmp_path / "app" / "other.py").write_text("import redis\n\nr = redis.Redis()\nr.set('x', 1, nx=True)\n")
+    paths.append(str(tmp_path / "app" / "other.py"))
+    folder = tmp_path / "cache"
+    assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 14, 13)]}
+    linted: list[str] = []
+    original = runner._lint_one
+
+    def counting(job):
+        linted.append(os.path.basename(job[1]))
+        return original(job)
+
+    monkeypatch.setattr(runner, "_lint_one", counting)
+    assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 14, 13)]}
+    assert linted == []
+    locks = tmp_path / "app" / "locks.py"
+    locks.write_text(
+        "from .store import r\n\nUNLOCK = 'if redis.call(\"get\", KEYS[1]) == ARGV[1] then return redis.call(\"del\", KEYS[1]) end'\n\n\n"
+        "def release_lock(key, token=None):\n    return r.eval(UNLOCK, 1, key, token)\n"
+    )
+    found = findings(tmp_path, paths, cache=Cache(folder))
+    assert codes(found) == {"app/jobs.py": [("LL006", 14, 13)]}
+    assert sorted(linted) == ["jobs.py", "locks.py"]
+
+
+@pytest.mark.parametrize("call", ["locks.release_lock(key)", "release(key)"])
+def test_module_and_aliased_imports_resolve(tmp_path, call):
+    head = "from . import locks" if call.startswith("locks.") else "from .locks import release_lock as release"
+    caller = CLAIM_THEN_HELPER.replace("from app.locks import release_lock", head).replace("release_lock(key)", call)
+    paths = tree(
+        tmp_path,
+        {"app/__init__.py": "", "app/store.py": REDIS_STORE, "app/locks.py": BLIND_HELPER, "app/jobs.py": caller},
+    )
+    assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL001", 14, 13)]}
