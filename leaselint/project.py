@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import os
 
-from leaselint.model.calls import absolute
+
+def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
+    """The absolute name of `dotted` imported with `level` dots in `module`."""
+    if not level:
+        return dotted
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if len(parts) >= level - 1 else []
+    return ".".join([*parts, dotted] if dotted else parts)
 
 
 def module_name(path: str, roots: tuple[str, ...] = ()) -> tuple[str, bool, str]:

@@ -784,10 +784,6 @@ CALLS_NONE = "/calls-none:"
 def _project_pass(paths: list[str], looks: list, results: list, settings: Settings, cache, jobs: int | None) -> None:
     """Lint again, with the summaries they use, the files that call a summarised function of another
     module (leaselint/project.py); files the prefilter passed over are read for those names."""
-    import re
-
-    from leaselint.project import Project
-
     summaries: dict[int, tuple] = {}
     skipped: list[int] = []
     for index, (look, done) in enumerate(zip(looks, results)):
@@ -804,6 +800,10 @@ def _project_pass(paths: list[str], looks: list, results: list, settings: Settin
             summaries[index] = summary
     if not any(summary[0] or summary[1] for summary in summaries.values()):
         return
+    import re
+
+    from leaselint.project import Project
+
     in_run = {os.path.abspath(path): index for index, path in enumerate(paths)}
 
     def summarise_file(path: str) -> tuple:

@@ -362,3 +362,46 @@ def test_module_and_aliased_imports_resolve(tmp_path, call):
         {"app/__init__.py": "", "app/store.py": REDIS_STORE, "app/locks.py": BLIND_HELPER, "app/jobs.py": caller},
     )
     assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL001", 14, 13)]}
+
+
+def _load(folder, module: str):
+    import importlib
+    import sys
+
+    for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(str(folder))
+        for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
+            del sys.modules[name]
+
+
+def test_the_fix_at_a_call_of_the_projects_checked_release_keeps_what_it_does_on_redis(tmp_path, redis_client, caplog):
+    caller = DISCARDING_CALLER.split("\n\n\ndef test_release")[0] + "\n"
+    original = tmp_path / "original"
+    paths = tree(original, {"app/__init__.py": "", "app/locks.py": CHECKED_HELPERS, "app/jobs.py": caller})
+    results = {os.path.basename(r.path): r for r, _ in lint_paths(paths, Settings(root=str(original), fix=True), jobs=1)}
+    assert results["locks.py"].fixed_text is None
+    fixed = tmp_path / "fixed"
+    tree(fixed, {"app/__init__.py": "", "app/locks.py": CHECKED_HELPERS, "app/jobs.py": results["jobs.py"].fixed_text})
+
+    def outcome(folder, overlap: bool):
+        redis_client.flushall()
+        jobs = _load(folder, "app.jobs")
+
+        def work(job):
+            if overlap:  # the lease ran out and worker B claimed the key
+                redis_client.delete(f"lock:{job}")
+                redis_client.set(f"lock:{job}", "B", nx=True, ex=30)
+
+        jobs.work = work
+        caplog.clear()
+        answer = jobs.run(redis_client, "nightly")
+        return answer, redis_client.get("lock:nightly"), [r.levelname for r in caplog.records]
+
+    assert outcome(original, False) == outcome(fixed, False) == (None, None, [])
+    assert outcome(original, True) == (None, b"B", [])
+    assert outcome(fixed, True) == (None, b"B", ["WARNING"])

@@ -15,18 +15,7 @@ from leaselint.diagnostics import Position
 from leaselint.model.events import Claim, Release
 from leaselint.model.scope import count_names
 from leaselint.model.summary import spec_of
-
-
-def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
-    """The absolute name of `dotted` imported with `level` dots in `module`."""
-    if not level:
-        return dotted
-    parts = module.split(".") if module else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)] if len(parts) >= level - 1 else []
-    return ".".join([*parts, dotted] if dotted else parts)
+from leaselint.project import absolute
 
 
 def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
