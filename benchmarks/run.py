@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"  # downloads (gitignored)
 BIN = Path(sys.executable).parent
 
-TREES = {"a": "stdlib", "b": "django", "c": "leases"}
+TREES = {"a": "stdlib", "b": "django", "c": "leases", "d": "helpers"}
 TOOLS = ("leaselint", "ruff", "fixit", "bandit", "semgrep", "floor", "check")
 
 
@@ -721,6 +721,101 @@ def lease_tree(work: Path, files: int, seed: int) -> Path:
     return root
 
 
+# A project whose leases go through helper modules (the project pass): per package a client module,
+# a helper module (claim, blind release, checked release), callers of the helpers, and ordinary modules.
+
+HELPERS = """\
+from .store import r
+
+RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+def acquire_lock(name, token, ttl=30):
+    return r.set(f"lock:{name}", token, nx=True, ex=ttl)
+
+
+def drop_lock(name):
+    r.delete(f"lock:{name}")
+
+
+def release_lock(name, token):
+    return r.eval(RELEASE, 1, f"lock:{name}", token)
+"""
+
+CALLERS = (
+    # LL001 through the helper: blind release of a lease claimed through the helper
+    """\
+    def {f}({a}):
+        token = secrets.token_hex(16)
+        if acquire_lock({a}, token):
+            try:
+                {work}({a})
+            finally:
+                drop_lock({a})
+    """,
+    # LL006 at the call: the checked release's answer dropped
+    """\
+    def {f}({a}):
+        token = secrets.token_hex(16)
+        if not acquire_lock({a}, token):
+            return False
+        try:
+            {work}({a})
+        finally:
+            release_lock({a}, token)
+        return True
+    """,
+    # no finding: the answer is logged
+    """\
+    def {f}({a}):
+        token = secrets.token_hex(16)
+        if acquire_lock({a}, token):
+            try:
+                {work}({a})
+            finally:
+                if not release_lock({a}, token):
+                    log.warning("lease %s lost", {a})
+    """,
+)
+
+
+def helper_module(rng: random.Random) -> str:
+    n = Names(rng)
+    parts = [rng.choice(CALLERS).format(f=n.fn(), a=n.arg(), work=n.work()) for _ in range(rng.randint(1, 3))]
+    parts.insert(rng.randint(0, len(parts)), _filler(n))
+    head = "import logging\nimport secrets\n\nfrom .locks import acquire_lock, drop_lock, release_lock\n\nlog = logging.getLogger(__name__)\n"
+    return head + "\n\n" + "\n".join(textwrap.dedent(p).strip() + "\n\n" for p in parts)
+
+
+def plain_module(rng: random.Random) -> str:
+    n = Names(rng)
+    return "\n\n".join(textwrap.dedent(_filler(n)).strip() + "\n" for _ in range(rng.randint(2, 5)))
+
+
+def helper_tree(work: Path, files: int, seed: int) -> Path:
+    """`files` modules in packages of 100; a quarter of the modules call the helpers. The files
+    leaselint must parse (helpers and callers) are listed in `.floor-files` for the floor."""
+    rng = random.Random(seed)
+    root = work / "helpers"
+    candidates = []
+    for i in range(files):
+        package = root / f"{rng.choice(NOUNS)}_{i // 100:02d}"
+        if not package.exists():
+            package.mkdir(parents=True)
+            (package / "__init__.py").write_text("")
+            (package / "store.py").write_text("import redis\n\nr = redis.Redis()\n")
+            (package / "locks.py").write_text(HELPERS)
+            candidates.append(package / "locks.py")
+        path = package / f"{rng.choice(VERBS)}_{rng.choice(NOUNS)}_{i:05d}.py"
+        if rng.random() < 0.25:
+            path.write_text(helper_module(rng), encoding="utf-8")
+            candidates.append(path)
+        else:
+            path.write_text(plain_module(rng), encoding="utf-8")
+    (root / ".floor-files").write_text("".join(f"{p.relative_to(root)}\n" for p in candidates))
+    return root
+
+
 # --------------------------------------------------------------------------------------------
 # The floor: bare libcst.parse_module over a tree, as a whole process like leaselint
 
@@ -759,7 +854,12 @@ def floor_main(tree: str, jobs: int, kind: str = "parse") -> None:
     one = _parse_with_positions if kind == "positions" else _parse_one
     if kind == "positions":
         import libcst.metadata  # noqa: F401  (imported before the pool forks, as leaselint's model is)
-    datas = [path.read_bytes() for path in python_files(Path(tree))]
+    listed = Path(tree) / ".floor-files"
+    if listed.exists():  # tree (d): the floor is the parse of the files leaselint must parse
+        paths = [Path(tree) / line for line in listed.read_text().splitlines() if line]
+    else:
+        paths = python_files(Path(tree))
+    datas = [path.read_bytes() for path in paths]
     if jobs <= 1:
         for data in datas:
             one(data)
@@ -841,11 +941,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--slowest-runs", type=int, default=1, help="runs of a measurement of another tool whose first run takes over 45 s (default 1)")
     p.add_argument("--fixit-runs", type=int, default=1, help="runs of every Fixit measurement (default 1: minutes per run)")
     p.add_argument("--files", type=int, default=2000, help="files in the lease-dense tree (c) (default 2000)")
-    p.add_argument("--seed", type=int, default=8, help="seed of the lease-dense tree")
+    p.add_argument("--helper-files", type=int, default=5000, help="modules in the helper-module project tree (d) (default 5000)")
+    p.add_argument("--seed", type=int, default=8, help="seed of the generated trees")
     p.add_argument(
         "--only",
         default="",
-        help="comma-separated trees (a/stdlib, b/django, c/leases) and/or tools (leaselint, ruff, fixit, bandit, semgrep, "
+        help="comma-separated trees (a/stdlib, b/django, c/leases, d/helpers) and/or tools (leaselint, ruff, fixit, bandit, semgrep, "
         "floor, check); default: everything",
     )
     p.add_argument("--quick", action="store_true", help="a smoke run: 1 run each, 300 files in (c), no Fixit on (a)")
@@ -862,6 +963,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.runs = args.fast_runs = args.slow_runs = args.slowest_runs = args.fixit_runs = 1
         if args.files == 2000:
             args.files = 300
+        if args.helper_files == 5000:
+            args.helper_files = 500
     trees, tools = [], []
     for item in filter(None, (s.strip().lower() for s in args.only.split(","))):
         if item in TREES:
@@ -871,7 +974,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         elif item in TOOLS:
             tools.append(item)
         else:
-            p.error(f"--only: unknown item {item!r}; trees: a, b, c (stdlib, django, leases); tools: {', '.join(TOOLS)}")
+            p.error(f"--only: unknown item {item!r}; trees: a, b, c, d (stdlib, django, leases, helpers); tools: {', '.join(TOOLS)}")
     args.trees = sorted(set(trees)) or list(TREES)
     args.tools = tools or list(TOOLS)
     return args
@@ -961,9 +1064,13 @@ class Report(Bench):
                     self.skipped.append(f"tree (b): cannot get Django ({exc})")
                     self.say(f"could not get Django ({exc}): going on without tree (b)")
                     continue
-            else:
+            elif letter == "c":
                 trees["c"] = lease_tree(work, args.files, args.seed)
                 info["c"] = f"generated lease-dense tree, seed {args.seed}"
+            else:
+                trees["d"] = helper_tree(work, args.helper_files, args.seed)
+                listed = len((trees["d"] / ".floor-files").read_text().splitlines())
+                info["d"] = f"generated project whose leases go through helper modules, seed {args.seed}; {listed} files to parse"
             files = python_files(trees[letter])
             size = sum(f.stat().st_size for f in files)
             info[letter] += f"; {len(files)} files, {size / 1e6:.1f} MB"
@@ -978,11 +1085,11 @@ class Report(Bench):
             path, name = str(tree), TREES[letter]
             # On (a) and (b), whose targets compare leaselint with Ruff, the three run in turns; on (c),
             # leaselint with one and two processes and the floor with as many.
-            ruff_in_turns = letter != "c" and "leaselint" in want and "ruff" in want and bool(tools["ruff"])
-            floor_in_turns = letter == "c" and "leaselint" in want and "floor" in want
+            ruff_in_turns = letter in "ab" and "leaselint" in want and "ruff" in want and bool(tools["ruff"])
+            floor_in_turns = letter in "cd" and "leaselint" in want and "floor" in want
             if "leaselint" in want:
                 self._leaselint(letter, path, name, commands["ruff"](path) if ruff_in_turns else None, floor_in_turns)
-            if "floor" in want and letter == "c" and not floor_in_turns:
+            if "floor" in want and letter in "cd" and not floor_in_turns:
                 for jobs in (1, 2):
                     for floor, kind in FLOORS:
                         self.measure(f"{floor}, {jobs} proc", name, floor_cmd(path, jobs, kind), ok=(0,), at_least=args.slow_runs)
@@ -1033,7 +1140,7 @@ class Report(Bench):
             return make
 
         cores = os.cpu_count() or 1
-        if letter == "c":
+        if letter in "cd":
             if floor:
                 specs = []
                 for jobs in (1, 2):
@@ -1048,7 +1155,7 @@ class Report(Bench):
                 # The default is --jobs <cores>: the row above is that run.
                 self.results[("leaselint cold", name)] = self.results[(f"leaselint cold --jobs {cores}", name)]
                 self.outputs[(name, "cold")] = self.outputs[(name, f"jobs {cores}")]
-                self.say(f"  leaselint cold (c) is the --jobs {cores} run: the default on this {cores}-core machine")
+                self.say(f"  leaselint cold ({letter}) is the --jobs {cores} run: the default on this {cores}-core machine")
             else:
                 self.measure("leaselint cold", name, cold("cold", []), at_least=self.args.slow_runs)
         elif ruff is None:
@@ -1228,6 +1335,13 @@ class Report(Bench):
                 ratio(self._get(f"leaselint cold --jobs {jobs}", "c"), self._get(f"libcst parse + PositionProvider, {jobs} proc", "c")),
                 "",
                 None,
+            ))
+        for jobs in (1, 2):
+            rows.append((
+                f"leaselint --jobs {jobs} / libcst floor of the files to parse, {jobs} proc (d)",
+                ratio(self._get(f"leaselint cold --jobs {jobs}", "d"), self._get(f"libcst floor, {jobs} proc", "d")),
+                "≤ 2",
+                lambda v: v <= 2,
             ))
         rows.append(("libcst parse + PositionProvider / libcst floor, 1 proc (c), for reference", ratio(self._get("libcst parse + PositionProvider, 1 proc", "c"), self._get("libcst floor, 1 proc", "c")), "", None))
         rows.append(("leaselint --jobs 1 / --jobs 2 (c)", ratio(self._get("leaselint cold --jobs 1", "c"), self._get("leaselint cold --jobs 2", "c")), "≥ 1.7", lambda v: v >= 1.7))

@@ -11,6 +11,8 @@ files) is read from the project for its summary alone, and is not reported on.
 from __future__ import annotations
 
 import os
+import re
+import sys
 
 
 def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
@@ -131,3 +133,34 @@ class Project:
                     self.modules[name] = functions
                     return functions
         return None
+
+
+_FROM = re.compile(rb"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+
+
+def import_wants(data: bytes, names: set[str]) -> tuple:
+    """What a module the prefilter passed over may call of `names` (functions other modules
+    export), read from its import lines alone: (level, dotted) pairs as model/summary.wants makes,
+    perhaps more (every name it imports, and a module imported whole taken to call each of `names`)."""
+    found: set = set()
+    for match in _FROM.finditer(data):
+        level, module = len(match[1]), match[2].decode("ascii", "replace")
+        if not level and module.split(".", 1)[0] in sys.stdlib_module_names:
+            continue
+        for item in match[3].strip(b"()").split(b","):
+            words = item.split()
+            if not words:
+                continue
+            name = words[0].decode("ascii", "replace")
+            dotted = f"{module}.{name}" if module else name
+            found.add((level, dotted))
+            if name not in names:
+                found.update((level, f"{dotted}.{function}") for function in names)
+    for match in _IMPORT.finditer(data):
+        for item in match[1].split(b","):
+            words = item.split()
+            if words and words[0].split(b".", 1)[0].decode("ascii", "replace") not in sys.stdlib_module_names:
+                module = words[0].decode("ascii", "replace")
+                found.update((0, f"{module}.{function}") for function in names)
+    return tuple(sorted(found))

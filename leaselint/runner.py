@@ -802,7 +802,7 @@ def _project_pass(paths: list[str], looks: list, results: list, settings: Settin
         return
     import re
 
-    from leaselint.project import Project
+    from leaselint.project import Project, import_wants
 
     in_run = {os.path.abspath(path): index for index, path in enumerate(paths)}
 
@@ -826,23 +826,16 @@ def _project_pass(paths: list[str], looks: list, results: list, settings: Settin
     if names and skipped:
         words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
         mark = CALLS_NONE + ",".join(names)
-        first: list = []
+        exported = set(names)
         for index in skipped:
             key = looks[index][2]
             if cache is not None and key is not None and cache.get(key + mark) is not None:
                 continue
             data, failed, _ = read(paths[index], settings)
-            if data is None or not words.search(data):
+            used = data is not None and words.search(data) is not None
+            look = (data, None, key, False)
+            if not used or not _project_job(index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo):
                 if cache is not None and key is not None and data is not None:
-                    cache.put(key + mark, [])
-                continue
-            first.append((index, paths[index], data, settings.for_file(paths[index]), None, False))
-        for (index, path, data, *_), (result, _) in zip(first, _lint_all(first, jobs)):
-            look = (data, None, looks[index][2], False)
-            wants = result.summary[1] if result.summary is not None else ()
-            if not _project_job(index, path, look, wants, project, settings, cache, results, todo):
-                key = looks[index][2]
-                if cache is not None and key is not None:
                     cache.put(key + mark, [])
     _run(todo, results, cache, jobs)
 

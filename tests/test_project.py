@@ -274,6 +274,22 @@ def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path
     # A file named on the command line (as pre-commit names the changed ones) is always parsed.
     jobs = [p for p in paths if p.endswith("jobs.py")]
     assert codes(findings(tmp_path, jobs, explicit=jobs)) == {"app/jobs.py": [("LL001", 12, 13)]}
+    # A warm run parses nothing: the caller's result with the summaries it uses is in the cache.
+    folder = tmp_path / "cache"
+    assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
+    parsed: list[str] = []
+    real_parse = runner.parse
+
+    def counting(text, strict=False):
+        parsed.append(text)
+        return real_parse(text, strict)
+
+    runner.parse, saved = counting, runner.parse
+    try:
+        assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
+    finally:
+        runner.parse = saved
+    assert parsed == []
 
 
 def test_helpers_that_are_a_lease_at_home_are_reported_there_only(tmp_path):

@@ -225,6 +225,8 @@ def exports(model) -> tuple:
         for kind, event in events:
             if event.document is not None or event.spec is None:
                 continue
+            if not (free_names(event.key_shape) & params):
+                continue  # a key made of no parameter is no caller's key
             ref = spec_ref(event.store, event.spec)
             key = _in_params(event.key, scope, module_scope, params)
             receiver = _receiver(event, model, params)
