@@ -793,8 +793,10 @@ def plain_module(rng: random.Random) -> str:
 
 
 def helper_tree(work: Path, files: int, seed: int) -> Path:
-    """`files` modules in packages of 100; a quarter of the modules call the helpers. The files
-    leaselint must parse (helpers and callers) are listed in `.floor-files` for the floor."""
+    """`files` modules in packages named, as in (c), by a noun and the hundred of the module's number
+    (so a package holds a few modules); each package has its client and helper module, and a quarter
+    of the modules call the helpers. The files leaselint must parse (helpers and callers) are listed
+    in `.floor-files` for the floor."""
     rng = random.Random(seed)
     root = work / "helpers"
     candidates = []

@@ -19,7 +19,11 @@ class BlindRelease(Rule):
     `SET ... NX`, or a Lua script's `set KEYS[1] ARGV[1] NX`).
 
     Only leases are reported: a key that is both claimed and released in the
-    module. Not leases, and not reported: a cache entry (`set(k, v, ex=60)`
+    module, directly or through a function of another module of the run that
+    claims or releases on a key made of its parameters
+    (`release_lock(key)` after `from .locks import release_lock`): such a
+    finding is reported at the call, names the function and its line, and
+    has no automatic fix (the delete to fix is inside that function). Not leases, and not reported: a cache entry (`set(k, v, ex=60)`
     then `delete(k)`); an idempotency marker (claimed, never released); an NX
     write whose answer is never read, unless its key names a lock (`lock`,
     `lease`, `mutex`, ...): that is a cache write; a key that is also counted
