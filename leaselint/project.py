@@ -10,6 +10,7 @@ files) is read from the project for its summary alone, and is not reported on.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -25,6 +26,19 @@ def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
     if level > 1:
         parts = parts[: len(parts) - (level - 1)] if len(parts) >= level - 1 else []
     return ".".join([*parts, dotted] if dotted else parts)
+
+
+def outside_project(dotted: str) -> bool:
+    """A module of the standard library or of a store's client: no project function is in it."""
+    top = dotted.split(".", 1)[0]
+    return top in sys.stdlib_module_names or top in _store_modules()
+
+
+@functools.lru_cache(maxsize=None)
+def _store_modules() -> frozenset[str]:
+    from leaselint.model import stores
+
+    return frozenset(module.split(".", 1)[0] for store in stores.STORES for module in store.modules)
 
 
 def module_name(path: str, roots: tuple[str, ...] = ()) -> tuple[str, bool, str]:
@@ -146,7 +160,7 @@ def import_wants(data: bytes, names: set[str]) -> tuple:
     found: set = set()
     for match in _FROM.finditer(data):
         level, module = len(match[1]), match[2].decode("ascii", "replace")
-        if not level and module.split(".", 1)[0] in sys.stdlib_module_names:
+        if not level and outside_project(module):
             continue
         for item in match[3].strip(b"()").split(b","):
             words = item.split()
@@ -160,7 +174,7 @@ def import_wants(data: bytes, names: set[str]) -> tuple:
     for match in _IMPORT.finditer(data):
         for item in match[1].split(b","):
             words = item.split()
-            if words and words[0].split(b".", 1)[0].decode("ascii", "replace") not in sys.stdlib_module_names:
-                module = words[0].decode("ascii", "replace")
+            module = words[0].decode("ascii", "replace") if words else ""
+            if module and not outside_project(module):
                 found.update((0, f"{module}.{function}") for function in names)
     return tuple(sorted(found))

@@ -1027,8 +1027,6 @@ class LeaseFixer:
 
     def add_keyword(self, call: cst.Call, argument: str) -> Fix:
         """`client.add(k, v)` -> `client.add(k, v, noreply=False)`."""
-        if any(claim.call is call and claim.via for lease in self.model.leases for claim in lease.claims):
-            raise NoFix("the claim is made inside another module's function")
         head = self._text(call)[:-1].rstrip().removesuffix(",")
         separator = ", " if call.args else ""
         return Fix(f"Pass `{argument}`", (self._replace(call, f"{head}{separator}{argument})"),), Applicability.SAFE)

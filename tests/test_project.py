@@ -421,3 +421,62 @@ def test_the_fix_at_a_call_of_the_projects_checked_release_keeps_what_it_does_on
     assert outcome(original, False) == outcome(fixed, False) == (None, None, [])
     assert outcome(original, True) == (None, b"B", [])
     assert outcome(fixed, True) == (None, b"B", ["WARNING"])
+
+
+def test_a_key_made_with_methods_and_keyword_arguments_of_a_parameter_is_the_callers_key(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": """\
+                from .store import r
+
+
+                def release_lock(name):
+                    r.delete("lock:{n}".format(n=name.lower()))
+                """,
+            "app/jobs.py": """\
+                import secrets
+
+                from app.locks import release_lock
+                from app.store import r
+
+
+                def run(job):
+                    if r.set("lock:{n}".format(n=job.lower()), secrets.token_hex(16), nx=True, ex=30):
+                        try:
+                            work(job)
+                        finally:
+                            release_lock(job)
+                """,
+        },
+    )
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL001", 12, 13)]}
+    assert "lease `\"lock:{n}\".format(n=job.lower())`" in found["app/jobs.py"][0][3]
+
+
+def test_the_import_lines_of_a_passed_over_file_say_what_it_may_call():
+    from leaselint.project import import_wants
+
+    data = b"""import os
+import app.locks as locks
+from . import helpers
+from ..store import (
+    acquire_lock,
+    r as client,
+)
+from redis import Redis  # a store's module: no project function
+"""
+    assert import_wants(data, {"acquire_lock", "drop"}) == (
+        (0, "app.locks.acquire_lock"),
+        (0, "app.locks.drop"),
+        (1, "helpers"),
+        (1, "helpers.acquire_lock"),
+        (1, "helpers.drop"),
+        (2, "store.acquire_lock"),
+        (2, "store.r"),
+        (2, "store.r.acquire_lock"),
+        (2, "store.r.drop"),
+    )

@@ -14,7 +14,8 @@ import libcst as cst
 from leaselint.diagnostics import Position
 from leaselint.model.events import Claim, Release
 from leaselint.model.scope import count_names
-from leaselint.model.summary import spec_of
+from leaselint.model.stores import row_of
+from leaselint.model.summary import NameTransformer
 from leaselint.project import absolute
 
 
@@ -35,24 +36,19 @@ def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
     return bound
 
 
-class _Substitute(cst.CSTTransformer):
+class _Substitute(NameTransformer):
+    """The helper's parameters replaced by the caller's arguments."""
+
     def __init__(self, bound: dict) -> None:
         super().__init__()
         self.bound = bound
         self.missing = False
 
-    def leave_Attribute(self, original_node, updated_node):
-        return updated_node.with_changes(attr=original_node.attr)
-
-    def leave_Arg(self, original_node, updated_node):
-        return updated_node.with_changes(keyword=original_node.keyword)
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
-        if original_node.value in self.bound:
-            return self.bound[original_node.value]
-        if original_node.value not in ("str", "int", "format"):
-            self.missing = True
-        return updated_node
+    def variable(self, node: cst.Name) -> cst.BaseExpression:
+        if node.value in self.bound:
+            return self.bound[node.value]
+        self.missing = True
+        return node
 
 
 def substitute(code: str, bound: dict) -> cst.BaseExpression | None:
@@ -165,7 +161,7 @@ class SummarisedCalls:
         receiver, receiver_shape = self._receiver(receiver_ref, bound, site)
         if receiver is None:
             return None
-        store, spec = spec_of(ref)
+        store, spec = row_of(ref)
         position = classifier.positions[site.call]
         common = dict(
             store=store,

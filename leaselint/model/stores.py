@@ -570,6 +570,24 @@ def _specs(kind: str, method: str) -> tuple:
     return tuple((store, spec) for store in STORES for spec in getattr(store, kind) if spec.method == method)
 
 
+def row_ref(store: Store, spec) -> tuple | None:
+    """(store name, table part, index): a row of the table as plain data (module summaries keep it)."""
+    for part in ("claims", "releases", "script_objects"):
+        for index, row in enumerate(getattr(store, part)):
+            if row is spec:
+                return (store.name, part, index)
+    return None
+
+
+def row_of(ref: tuple):
+    """(store, spec) of a row_ref."""
+    name, part, index = ref
+    for store in STORES:
+        if store.name == name:
+            return store, getattr(store, part)[index]
+    raise KeyError(name)
+
+
 def claim_specs(method: str) -> tuple[tuple[Store, ClaimSpec], ...]:
     return _specs("claims", method)
 

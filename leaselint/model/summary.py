@@ -9,7 +9,7 @@ token-checked release whose answer the function hands back (a caller may throw i
 An effect is a tuple:
     (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
 - kind: "claim", "release" (blind) or "checked" (token-checked, its answer returned);
-- spec: (store name, table part, index) of the store table row;
+- spec: the store table row (stores.row_ref);
 - key code: the key as an expression of the function's parameters;
 - receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
   client, or ("factory", level, dotted import or "", name) for a client made by `name()`;
@@ -20,33 +20,14 @@ An effect is a tuple:
 
 from __future__ import annotations
 
-import functools
-import sys
-
 import libcst as cst
 
 from leaselint.model import stores
 from leaselint.model.keys import free_names, literal_string
+from leaselint.project import outside_project
 
 # How deep locals are followed back to the parameters they are made of.
 _MAX_EXPAND = 4
-
-
-def spec_ref(store, spec) -> tuple | None:
-    for part in ("claims", "releases", "script_objects"):
-        rows = getattr(store, part)
-        for index, row in enumerate(rows):
-            if row is spec:
-                return (store.name, part, index)
-    return None
-
-
-def spec_of(ref: tuple):
-    name, part, index = ref
-    for store in stores.STORES:
-        if store.name == name:
-            return store, getattr(store, part)[index]
-    raise KeyError(name)
 
 
 def function_params(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -59,7 +40,35 @@ def function_params(node: cst.CSTNode) -> tuple[tuple[str, ...], tuple[str, ...]
     return positional, keyword
 
 
-class _Expand(cst.CSTTransformer):
+# Builtins a key may be made with (`str(job)`): no name of the function's.
+KEY_BUILTINS = frozenset({"str", "int", "repr", "hex"})
+
+
+class NameTransformer(cst.CSTTransformer):
+    """Visits the names of variables only: an attribute's name (`.lower`) and a keyword argument's
+    (`format(job=...)`) are left alone; subclasses write `variable(node)`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._not_variables: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_variables.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_variables.add(id(node.keyword))
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+        if id(original_node) in self._not_variables or original_node.value in KEY_BUILTINS:
+            return updated_node
+        return self.variable(original_node)
+
+    def variable(self, node: cst.Name) -> cst.BaseExpression:
+        raise NotImplementedError
+
+
+class _Expand(NameTransformer):
     """A function's locals replaced by their single values, and module strings by their text."""
 
     def __init__(self, scope, module_scope, params: set[str], depth: int) -> None:
@@ -67,12 +76,10 @@ class _Expand(cst.CSTTransformer):
         self.scope, self.module_scope, self.params, self.depth = scope, module_scope, params, depth
         self.failed = False
 
-    def leave_Attribute(self, original_node, updated_node):
-        return updated_node.with_changes(attr=original_node.attr)
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
-        name = original_node.value
-        if name in self.params or name in ("str", "int", "format"):
+    def variable(self, node: cst.Name) -> cst.BaseExpression:
+        updated_node = node
+        name = node.value
+        if name in self.params:
             return updated_node
         for where in (self.scope, self.module_scope):
             values = where.bindings.get(name)
@@ -227,7 +234,7 @@ def exports(model) -> tuple:
                 continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
-            ref = spec_ref(event.store, event.spec)
+            ref = stores.row_ref(event.store, event.spec)
             key = _in_params(event.key, scope, module_scope, params)
             receiver = _receiver(event, model, params)
             if ref is None or key is None or receiver is None or not (_names(key) & params):
@@ -274,17 +281,4 @@ def wants(model) -> tuple:
         if dotted is not None:
             found.add((levels.get(name, 0), f"{dotted}.{attribute}"))
     # The standard library and the stores' own modules hold no project function.
-    return tuple(sorted(w for w in found if w[0] or not _outside_project(w[1])))
-
-
-def _outside_project(dotted: str) -> bool:
-    top = dotted.split(".", 1)[0]
-    return top in sys.stdlib_module_names or top in _store_modules()
-
-
-@functools.lru_cache(maxsize=None)
-def _store_modules() -> frozenset[str]:
-    return frozenset(module.split(".", 1)[0] for store in stores.STORES for module in store.modules)
-
-
-__all__ = ["exports", "wants", "spec_of", "spec_ref", "function_params", "free_names"]
+    return tuple(sorted(w for w in found if w[0] or not outside_project(w[1])))
