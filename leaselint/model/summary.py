@@ -2,9 +2,10 @@
 
 A summary is read by other modules of the run: a call to a summarised function (`release_lock(key)`
 after `from .locks import release_lock`) becomes, in the caller, the claim or release the function
-makes, on the caller's key and client. Only what the function's own module cannot report is
-summarised: a claim or a blind release that is no lease there (its partner is in the caller), and a
-token-checked release whose answer the function hands back (a caller may throw it away).
+makes, on the caller's key and client. Summarised: a claim whose answer the function returns (a
+lease at home or not: its callers choose the token it stores); a blind release that is no lease in
+its own module (one that is, is reported there); and a token-checked release whose answer the
+function hands back (a caller may throw it away).
 
 An effect is a tuple:
     (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
