@@ -281,7 +281,14 @@ def second_look(tree) -> bool:
         for _store, spec in stores.release_specs(method):
             if spec.self_evident:
                 return True
+        if method in _multi():
+            return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
     return False
+
+
+@lru_cache(maxsize=1)
+def _multi() -> frozenset[str]:
+    return frozenset(m for store in stores.STORES if store.optimistic_reads for m in store.multi)
 
 
 @lru_cache(maxsize=1)
@@ -289,7 +296,7 @@ def _methods() -> frozenset[str]:
     """Claim methods, and the methods of token-checked releases that report without a claim."""
     claims = {spec.method for store in stores.STORES for spec in store.claims}
     evident = {spec.method for store in stores.STORES for spec in store.releases if spec.self_evident}
-    return frozenset(claims | evident)
+    return frozenset(claims | evident | _multi())
 
 
 class _Facts:

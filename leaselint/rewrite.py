@@ -482,8 +482,14 @@ class LeaseFixer:
     @staticmethod
     def _fits_client(events) -> None:
         """The fix writes the API of the claim's store (the first event's): not for a client made by a
-        maker with another API, nor for a claim or release made inside another module's function."""
+        maker with another API, nor for a claim or release made inside another module's function, nor
+        for a claim a transaction makes (its write is no conditional create to rewrite)."""
         for event in events:
+            if isinstance(event, Claim) and event.optimistic:
+                raise NoFix(
+                    "the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
+                    "token-checked compare-and-delete"
+                )
             if event.via is not None:
                 if isinstance(event, Claim):
                     raise NoFix(f"the claim is made inside {event.via}")

@@ -16,7 +16,10 @@ class BlindRelease(Rule):
     that deletes without comparing an argument (run by `eval`, `evalsha` or a
     `register_script` object), on a key the same client claimed with a
     conditional create (`set(key, value, nx=True, ...)`, `setnx`,
-    `SET ... NX`, or a Lua script's `set KEYS[1] ARGV[1] NX`).
+    `SET ... NX`, a Lua script's `set KEYS[1] ARGV[1] NX`, or a WATCH/MULTI
+    transaction that tests the watched key absent, `if pipe.exists(key)` or
+    `get` compared with None, then writes it after `multi()`: such a claim
+    has no automatic fix).
 
     Only leases are reported: a key that is both claimed and released in the
     module, directly or through a function of another module of the run that
@@ -639,6 +642,45 @@ class BlindRelease(Rule):
                         work(job)
                     finally:
                         cache.delete(f"lock:{job}")
+        """
+        ),
+        # WATCH, read, MULTI, write: an update of a value read (a counter), a token-checked renewal, and
+        # a token-checked release are no claims.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def bump(name):
+                key = f"count:{name}"
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    old = pipe.get(key)
+                    if old is None:
+                        old = 0
+                    pipe.multi()
+                    pipe.set(key, int(old) + 1)
+                    pipe.execute()
+
+
+            def renew(name, token):
+                key = f"lock:{name}"
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    if pipe.get(key) != token:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    pipe.set(key, token, ex=30)
+                    pipe.execute()
+                    return True
+
+
+            def reset(name):
+                r.delete(f"count:{name}")
+                r.delete(f"lock:{name}")
         """
         ),
     ]
@@ -2539,6 +2581,69 @@ class BlindRelease(Rule):
             line=11,
             column=13,
             message_contains="the name `logging` is bound to something else in this module",
+        ),
+        # A WATCH/MULTI transaction that finds the key absent and writes it is a claim too.
+        Invalid(
+            """\
+            import redis
+            from redis.exceptions import WatchError
+
+            r = redis.Redis()
+
+
+            def reserve(order_id, token):
+                key = f"reserve:{order_id}"
+                with r.pipeline() as pipe:
+                    while True:
+                        try:
+                            pipe.watch(key)
+                            if pipe.exists(key):
+                                pipe.unwatch()
+                                return False
+                            pipe.multi()
+                            pipe.set(key, token, ex=120)
+                            pipe.lpush("reservations", order_id)
+                            pipe.execute()
+                            return True
+                        except WatchError:
+                            continue
+
+
+            def finish(order_id):
+                r.delete(f"reserve:{order_id}")
+        """,
+            line=26,
+            column=5,
+            message_contains="(no automatic fix: the claim is a WATCH/MULTI transaction",
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from redis.asyncio import Redis
+
+            redis = Redis()
+
+
+            async def take(name):
+                token = secrets.token_hex(16)
+                key = "lease:" + name
+                async with redis.pipeline(transaction=True) as pipe:
+                    await pipe.watch(key)
+                    current = await pipe.get(key)
+                    if current is not None:
+                        return None
+                    pipe.multi()
+                    pipe.setex(key, 30, token)
+                    await pipe.execute()
+                return token
+
+
+            async def drop(name):
+                await redis.delete("lease:" + name)
+        """,
+            line=23,
+            column=11,
         ),
     ]
 

@@ -710,6 +710,34 @@ class FixedToken(Rule):
             column=44,
             message_contains='the cache API has no compare-and-delete',
         ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def enqueue(user):
+                key = f"sync:{user}"
+                pipe = r.pipeline()
+                pipe.watch(key)
+                if pipe.exists(key):
+                    pipe.reset()
+                    return False
+                pipe.multi()
+                pipe.set(key, "queued", ex=600)
+                pipe.rpush("sync-queue", user)
+                pipe.execute()
+                return True
+
+
+            def done(user):
+                r.delete(f"sync:{user}")
+        """,
+            line=14,
+            column=19,
+            message_contains="(no automatic fix: the claim is a WATCH/MULTI transaction",
+        ),
     ]
 
 

@@ -201,6 +201,31 @@ class ClaimWithoutDeadline(Rule):
                 pytest.raises(ValueError, lock.acquire, timeout=-1)
         """
         ),
+        # The transaction's own expire is one step with its write.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def lead(group, token):
+                key = f"leader:{group}"
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    if pipe.exists(key):
+                        return False
+                    pipe.multi()
+                    pipe.set(key, token)
+                    pipe.expire(key, 15)
+                    pipe.execute()
+                    return True
+
+
+            def resign(group):
+                r.delete(f"leader:{group}")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -490,6 +515,35 @@ class ClaimWithoutDeadline(Rule):
             line=8,
             column=16,
             message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        ),
+        Invalid(
+            """\
+            import socket
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def lead(group):
+                key = f"leader:{group}"
+                me = socket.gethostname()
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    holder = pipe.get(key)
+                    if holder not in (None, me.encode()):
+                        return False
+                    pipe.multi()
+                    pipe.set(key, me)
+                    pipe.execute()
+                    return True
+
+
+            def resign(group):
+                r.delete(f"leader:{group}")
+        """,
+            line=17,
+            column=9,
         ),
     ]
 

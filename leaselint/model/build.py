@@ -116,7 +116,7 @@ def build_model(module: cst.Module, project=None) -> LeaseModel:
     classifier = Classifier(walker, positions, resolver, project)
     classifier.run()
     leases = pair(
-        classifier.claims + classifier.via_claims,
+        classifier.claims + classifier.paired_claims,
         classifier.releases,
         classifier.writes,
         classifier.expiries,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 
@@ -9,7 +10,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
-from leaselint.model.events import Check, Claim, Expire, Lease, LockObject, Read, Release, Write
+from leaselint.model.events import Check, Claim, Event, Expire, Lease, LockObject, Read, Release, Write
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
 from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
@@ -57,6 +58,26 @@ def _flag_set(node: cst.BaseExpression | None, name: str | None) -> bool:
 
 def _is_none(node: cst.BaseExpression | None) -> bool:
     return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+
+_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+
+
+def _absence_test(test: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
+    """A test that holds when the read answered nothing: `not x`, `x is None`, `x in (mine, None)`."""
+
+    def is_read(node: cst.CSTNode) -> bool:
+        return node is call or (name is not None and isinstance(node, cst.Name) and node.value == name)
+
+    for node in nodes(test, trivia=False):
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not) and is_read(node.expression):
+            return True
+        if isinstance(node, cst.Comparison) and (
+            is_read(node.left) or any(is_read(c.comparator) for c in node.comparisons)
+        ):
+            if any(isinstance(n, cst.Name) and n.value == "None" for n in nodes(node, trivia=False)):
+                return True
+    return False
 
 
 def _deliberate(site: CallSite) -> bool:
@@ -219,9 +240,10 @@ class Classifier:
     def __init__(self, walker: Walker, positions, resolver: Resolver, project=None) -> None:
         self.walker = walker
         self.project = project
-        # Claims made through a summarised function of another module (`acquire_lock(key)`): they pair
-        # into leases, and rules that read a claim's own call leave them alone.
-        self.via_claims: list[Claim] = []
+        # Claims that pair into leases but are no claim call of their own, so rules that read a claim's
+        # own call leave them alone: made through a summarised function of another module
+        # (`acquire_lock(key)`), or by a WATCH/MULTI transaction's plain write (_optimistic_claims).
+        self.paired_claims: list[Claim] = []
         self.positions = positions
         self.resolver = resolver
         self.claims: list[Claim] = []
@@ -283,12 +305,14 @@ class Classifier:
             from leaselint.model.calls import SummarisedCalls
 
             claims, releases = SummarisedCalls(self, self.project).events()
-            self.via_claims.extend(claims)
+            self.paired_claims.extend(claims)
             self.releases.extend(releases)
         for call, scope in (c for calls in self.walker.name_calls.values() for c in calls):
             self._constructed_lock(call, scope)
         self.locks = [lock for lock in self.locks if not self._only_asked(lock)]
         self._broad_swallows()
+        if self.writes and self.transaction_calls:
+            self._optimistic_claims()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -753,6 +777,97 @@ class Classifier:
             and scope.params[:1] == [event.receiver.value]
             and scope.name in self.transaction_callbacks
         )
+
+    def _optimistic_claims(self) -> None:
+        """`watch(key)`, a test that the key is absent (`if pipe.exists(key): return`), `multi()`, then
+        `set(key, value)` on the same pipeline: the transaction writes only if the key stayed absent,
+        a conditional create. The write becomes a claim of the client the pipeline came from."""
+        by_pipe: dict[tuple[int, str], list] = {}
+        for kind, site in self.transaction_calls:
+            receiver = site.call.func.value  # type: ignore[union-attr]
+            if isinstance(receiver, cst.Name):
+                line = self.positions[site.call].start.line
+                by_pipe.setdefault((id(site.scope), receiver.value), []).append((kind, line, site))
+        kept = []
+        for write in self.writes:
+            claim = self._optimistic(write, by_pipe) if write.store.optimistic_reads else None
+            if claim is None:
+                kept.append(write)
+            else:
+                self.paired_claims.append(claim)
+        self.writes = kept
+
+    def _optimistic(self, write: Write, by_pipe: dict) -> Claim | None:
+        pipe = write.call.func.value  # type: ignore[union-attr]
+        if not isinstance(pipe, cst.Name):
+            return None
+        calls = by_pipe.get((id(write.scope), pipe.value))
+        if not calls or not self._receiver_of(pipe, write.scope)[2]:
+            return None
+        store, line = write.store, write.start.line
+        multi = [at for kind, at, _ in calls if kind == "multi" and at <= line]
+        if not multi:
+            return None
+        opened = max(multi)
+        watched = any(
+            kind == "watch"
+            and at <= opened
+            and any(self.resolver.shape(arg.value, write.scope) == write.key_shape for arg in site.call.args)
+            for kind, at, site in calls
+        )
+        if not watched or not self._tested_absent(write, pipe.value, opened):
+            return None
+        spec = next((s for s in store.writes if s.method == write.method), None)
+        lifetime = [get_arg(write.call, where) for where in spec.lifetime] if spec is not None else []
+        has_lifetime = any(node is not None and self.resolver.code(node).strip() != "None" for node in lifetime)
+        if not has_lifetime:
+            # `pipe.expire(key, 30)` in the same transaction: one step with the write.
+            has_lifetime = any(
+                e.scope is write.scope
+                and isinstance(e.receiver, cst.Name)
+                and e.receiver.value == pipe.value
+                and e.key_shape == write.key_shape
+                and e.start.line >= opened
+                for e in self.expiries
+            )
+        claim_spec = next((c for c in store.claims if c.method == "set"), store.claims[0])
+        fields = {f: getattr(write, f) for f in _EVENT_FIELDS}
+        return Claim(
+            **fields,
+            spec=claim_spec,
+            value=write.value,
+            has_lifetime=has_lifetime,
+            in_pipeline=True,
+            optimistic=True,
+        )
+
+    def _tested_absent(self, write: Write, pipe: str, opened: int) -> bool:
+        """A read of the written key on the pipeline, before `multi()`, whose answer an `if` tests for
+        absence (`exists`; `get` compared with None or taken as false), and which the write's value
+        is not made of (`set(key, int(old) + 1)` updates, it does not claim)."""
+        reads = write.store.optimistic_reads
+        for site in self.walker.calls:
+            call = site.call
+            receiver = call.func.value  # type: ignore[union-attr]
+            if (
+                site.scope is not write.scope
+                or call.func.attr.value not in reads  # type: ignore[union-attr]
+                or not isinstance(receiver, cst.Name)
+                or receiver.value != pipe
+                or not call.args
+                or self.positions[call].start.line > opened
+                or self.resolver.shape(call.args[0].value, write.scope) != write.key_shape
+            ):
+                continue
+            name = self.walker.assigned.get(id(call))
+            if name is not None and write.value is not None and contains_call_or_name(write.value, None, name):
+                continue
+            exists = call.func.attr.value == "exists"  # type: ignore[union-attr]
+            for test, scope in self.walker.branch_tests:
+                if scope is write.scope and contains_call_or_name(test, call, name):
+                    if exists or _absence_test(test, call, name):
+                        return True
+        return False
 
     def _after(self, release: Release, wanted: str) -> bool:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""

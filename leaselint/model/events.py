@@ -69,6 +69,8 @@ class Claim(Event):
     caught: frozenset = frozenset()
     # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).
     decides: bool = False
+    # Made by an optimistic transaction: WATCH the key, find it absent, MULTI, then a plain write.
+    optimistic: bool = False
 
 
 @dataclass(eq=False)

@@ -91,6 +91,8 @@ class WriteSpec:
     method: str
     key: Arg
     value: Arg
+    # Arguments that give the written key a lifetime (`ex=`, `setex`'s seconds).
+    lifetime: tuple[Arg, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,9 @@ class Store:
     # Calls on a pipeline: after `watch` commands run at once, after `multi` they are queued.
     watch: tuple[str, ...] = ()
     multi: tuple[str, ...] = ()
+    # Reads that test, between `watch` and `multi`, whether the watched key is absent: a write of the
+    # key queued after `multi` is then a claim (an optimistic WATCH/MULTI/EXEC transaction).
+    optimistic_reads: tuple[str, ...] = ()
     # Claims count only on a receiver recognised as this store's client (`add` is a common name).
     recognised_only: bool = False
     # Any receiver in a module that imports the store counts as its client (collections of pymongo).
@@ -244,9 +249,11 @@ REDIS = Store(
     ),
     script_loads=("script_load",),
     writes=(
-        WriteSpec("set", key=_KEY, value=_VALUE),
-        WriteSpec("setex", key=_KEY, value=Arg(2, "value")),
-        WriteSpec("psetex", key=_KEY, value=Arg(2, "value")),
+        WriteSpec(
+            "set", key=_KEY, value=_VALUE, lifetime=(Arg(2, "ex"), Arg(3, "px"), Arg(None, "exat"), Arg(None, "pxat"))
+        ),
+        WriteSpec("setex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time"),)),
+        WriteSpec("psetex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time_ms"),)),
     ),
     reads=(ReadSpec("get", key=_KEY),),
     value_reads=("getset", "getex", "getdel"),
@@ -259,6 +266,7 @@ REDIS = Store(
     counters=("incr", "incrby", "decr", "decrby", "incrbyfloat"),
     watch=("watch",),
     multi=("multi",),
+    optimistic_reads=("exists", "get"),
     pipelines=("pipeline", "transaction"),
     # `transaction(callback, *keys)`: the callback gets the watching pipeline as its first argument.
     callback_transactions=("transaction",),
@@ -267,7 +275,8 @@ REDIS = Store(
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
-    claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'"),
+    # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (optimistic_reads).
+    claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
     claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"),),
     lifetime_reads=("ttl", "pttl"),
     other_api=(
