@@ -994,6 +994,35 @@ class LeaseFixer:
         edits = [edit, *self.header_edit(logging=True, secrets=False, script=False)]
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
+    def log_dropped_release(self, release: Release) -> Fix:
+        """LL006: `if not release(...): pass` (or a debug log) -> a warning naming the key."""
+        node = release.dropped
+        assert node is not None
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise NoFix("the branch is on the line of its `if`")
+        debug = [
+            item.value
+            for line in body.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for item in line.body
+            if isinstance(item, cst.Expr) and isinstance(item.value, cst.Call)
+            and isinstance(item.value.func, cst.Attribute) and item.value.func.attr.value == "debug"
+        ]
+        if debug:
+            # Logged where production never looks: the same message, as a warning.
+            edits = [self._replace(call.func.attr, "warning") for call in debug]
+            return Fix("Log the lost lease as a warning, not at debug level", tuple(edits), Applicability.SAFE)
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
+        first = body.body[0]
+        inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
+        if isinstance(inner, (cst.Continue, cst.Return)):
+            edit = self._insert_before(first, report)
+        else:
+            edit = self._replace(first, report)
+        edits = [edit, *self.header_edit(logging=True, secrets=False, script=False)]
+        return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
+
     def log_swallowed_error(self, handler: cst.ExceptHandler) -> Fix:
         """LL006: `except LockNotOwnedError: pass` -> bind the error and log it."""
         edits: list[Edit] = []

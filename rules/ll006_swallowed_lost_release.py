@@ -5,6 +5,7 @@ from typing import Iterator
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.traverse import nodes
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
@@ -19,9 +20,11 @@ class SwallowedLostRelease(Rule):
     around a lock's block or release. A handler that only returns, or logs at
     debug level, drops the error as well; so does `except Exception: pass`
     (or a bare `except:`) around the release of a lock object the module
-    makes. Logging at info level or above, counting, re-raising, returning the
-    result (`return False` hands the signal to the caller), or any use of it
-    is handling.
+    makes. The same goes for an `if` that tests the release's answer for a lost
+    lease (`if not release(keys=[k], args=[t]):`) and then only passes,
+    returns or logs at debug level. Logging at info level or above, counting,
+    re-raising, returning the result (`return False` hands the signal to the
+    caller), or any use of it is handling.
 
     ## Why is this bad?
     A release that deleted nothing is the only evidence that the lease was
@@ -56,7 +59,8 @@ class SwallowedLostRelease(Rule):
     error, the error is bound and logged. Every fix leaselint writes handles
     the outcome already, so its own output never triggers this rule. A log at
     debug level becomes a warning with the same message; before a `return` or
-    `continue` the warning is added and the handler still leaves; a bare
+    `continue` the warning is added and the handler still leaves (the same in
+    an `if` that tests the release's answer and does nothing); a bare
     `except:` logs with `exc_info=True`. A `suppress(LockError)` has no
     automatic fix: replace it with a handler.
     """
@@ -286,6 +290,48 @@ class SwallowedLostRelease(Rule):
                         self.lock.release()
                     except LockError:
                         pass
+        """
+        ),
+        # A lost lease logged as a warning; a debug log beside an answer handed back to the caller.
+        Valid(
+            """\
+            import logging
+            import secrets
+
+            import redis
+
+            logger = logging.getLogger(__name__)
+            r = redis.Redis()
+            UNLOCK = r.register_script(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            def sync(account):
+                key = f"sync:{account}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, px=30000):
+                    return False
+                try:
+                    pull(account)
+                finally:
+                    if not UNLOCK(keys=[key], args=[token]):
+                        logger.warning("sync lock for %s was gone", account)
+                return True
+
+
+            def export(account):
+                key = f"export:{account}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, px=30000):
+                    return False
+                try:
+                    push(account)
+                finally:
+                    released = UNLOCK(keys=[key], args=[token])
+                    if not released:
+                        logger.debug("export lock for %s was gone", account)
+                return bool(released)
         """
         ),
     ]
@@ -815,6 +861,118 @@ class SwallowedLostRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        # An `if` that tests the release's answer for a lost lease and does nothing with it.
+        Invalid(
+            """\
+            import logging
+            import secrets
+
+            import redis
+
+            logger = logging.getLogger("sync")
+            r = redis.Redis()
+            UNLOCK = r.register_script(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            def sync(account):
+                key = f"sync:{account}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, px=30000):
+                    return False
+                try:
+                    pull(account)
+                finally:
+                    if not UNLOCK(keys=[key], args=[token]):
+                        logger.debug("sync lock for %s was gone", account)
+                return True
+        """,
+            line=21,
+            column=16,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            logger = logging.getLogger("sync")
+            r = redis.Redis()
+            UNLOCK = r.register_script(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            def sync(account):
+                key = f"sync:{account}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, px=30000):
+                    return False
+                try:
+                    pull(account)
+                finally:
+                    if not UNLOCK(keys=[key], args=[token]):
+                        logger.warning("sync lock for %s was gone", account)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import uuid
+
+            from redis.asyncio import Redis
+
+            redis = Redis()
+            RELEASE = '''
+            if redis.call("get", KEYS[1]) == ARGV[1] then
+                return redis.call("del", KEYS[1])
+            end
+            return 0
+            '''
+
+
+            async def refresh(feed):
+                token = uuid.uuid4().hex
+                if not await redis.set("feed:" + feed, token, nx=True, ex=60):
+                    return
+                try:
+                    await fetch(feed)
+                finally:
+                    released = await redis.eval(RELEASE, 1, "feed:" + feed, token)
+                    if not released:
+                        pass
+        """,
+            line=21,
+            column=26,
+            fixed="""\
+            import logging
+            import uuid
+
+            from redis.asyncio import Redis
+
+            redis = Redis()
+            RELEASE = '''
+            if redis.call("get", KEYS[1]) == ARGV[1] then
+                return redis.call("del", KEYS[1])
+            end
+            return 0
+            '''
+
+
+            async def refresh(feed):
+                token = uuid.uuid4().hex
+                if not await redis.set("feed:" + feed, token, nx=True, ex=60):
+                    return
+                try:
+                    await fetch(feed)
+                finally:
+                    released = await redis.eval(RELEASE, 1, "feed:" + feed, token)
+                    if not released:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "feed:" + feed)
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
@@ -822,18 +980,31 @@ class SwallowedLostRelease(Rule):
         code_of = context.model.code_of
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
         for release in context.model.releases:
-            if not release.checked or release.in_pipeline or release.usage == "expression" or not release.spec.lost_when:
+            if not release.checked or release.in_pipeline or not release.spec.lost_when:
+                continue
+            if release.usage == "expression" and release.dropped is None:
                 continue
             # The project's own checked release (`release_lock(...)` of another module) hands its
             # answer back to be used; a test that calls it is no lease.
             evident = not release.scope.is_test if release.via is not None else release.spec.self_evident
             if not (evident or id(release) in leased):
                 continue
+            what = f"token-checked release of `{code_of(release.key)}`"
+            if release.dropped is not None:
+                try:
+                    fix = context.fixer.log_dropped_release(release)
+                except NoFix:
+                    fix = None
+                if _logs_debug(release.dropped):
+                    message = f"The {what} reports a lost lease only at debug level: production never sees it"
+                else:
+                    message = f"The {what} reports a lost lease to a branch that does nothing: it goes unnoticed"
+                yield self.at_event(release, message, fix)
+                continue
             try:
                 fix = context.fixer.log_lost_release(release)
             except NoFix:
                 fix = None
-            what = f"token-checked release of `{code_of(release.key)}`"
             if release.via:
                 what += f" by {release.via}, which returns it,"
             yield self.at_event(release, f"The result of the {what} is thrown away: a lost lease goes unnoticed", fix)
@@ -858,3 +1029,8 @@ class SwallowedLostRelease(Rule):
                 )
 
 
+def _logs_debug(node: cst.If) -> bool:
+    return any(
+        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "debug"
+        for n in nodes(node.body, trivia=False)
+    )

@@ -15,7 +15,7 @@ from leaselint.model.keys import Resolver, extends, free_names, literal_string
 from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.traverse import nodes
-from leaselint.model.walk import CallSite, Walker, dotted, script_object_call
+from leaselint.model.walk import CallSite, Walker, does_nothing, dotted, script_object_call
 
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
     if where.keyword is not None:
@@ -324,6 +324,8 @@ class Classifier:
                 release.watched_callback = True
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
+            elif release.checked and release.usage == "expression" and release.spec.lost_when:
+                release.dropped = self._dropped(release)
 
     def _by_strength(self, site: CallSite, specs: list) -> list:
         """The stores with this method, the most surely recognised client first (table order on ties)."""
@@ -777,6 +779,27 @@ class Classifier:
             and scope.params[:1] == [event.receiver.value]
             and scope.name in self.transaction_callbacks
         )
+
+    def _dropped(self, release: Release) -> cst.If | None:
+        """The `if` testing the checked release's answer for a lost lease (`if not release(...)`, or
+        the name the answer is given and read only there), when its branch does nothing with it."""
+        lost_when = release.spec.lost_when
+        call_code = self.resolver.code(release.call)
+        name = self.walker.assigned.get(id(release.call))
+        results = [call_code, f"await {call_code}", f"(await {call_code})"]
+        if name is not None:
+            if count_names(release.scope.node, name) != 2:
+                return None  # the answer is read elsewhere too (returned, counted)
+            results.append(name)
+        wanted = {"".join(lost_when.format(result=result).split()) for result in results}
+        for test, scope in self.walker.branch_tests:
+            if scope is not release.scope:
+                continue
+            node = self.walker.if_tests.get(id(test))
+            if node is None or "".join(self.resolver.code(test).split()) not in wanted:
+                continue
+            return node if does_nothing(node.body) else None
+        return None
 
     def _optimistic_claims(self) -> None:
         """`watch(key)`, a test that the key is absent (`if pipe.exists(key): return`), `multi()`, then

@@ -96,6 +96,9 @@ class Release(Event):
     # A compare done in the client before this release (GET then compare then DEL).
     check: Check | None = None
     document: Document | None = None
+    # For a checked release whose answer an `if` tests for a lost lease: that `if`, when its branch
+    # drops the signal (`pass`, a bare `return`, a log at debug level).
+    dropped: cst.If | None = None
 
 
 @dataclass(eq=False)

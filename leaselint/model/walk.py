@@ -306,7 +306,7 @@ class Walker(cst.CSTVisitor):
         )
         for handler in node.handlers:
             if (
-                _does_nothing(handler.body)
+                does_nothing(handler.body)
                 and _releases_lock(node.body)
                 and not self.scope.is_test
                 # A destructor releases whether or not the lock was ever held: cleanup, not a release.
@@ -445,7 +445,7 @@ def _catches_everything(node: cst.BaseExpression | None) -> bool:
     return dotted(node) in ("Exception", "BaseException", "builtins.Exception")
 
 
-def _does_nothing(body: cst.BaseSuite) -> bool:
+def does_nothing(body: cst.BaseSuite) -> bool:
     """The handler drops the error: `pass`, `...`, `continue`, a bare `return` (or `return None`), or a
     log at debug level (invisible in production)."""
     statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
