@@ -15,6 +15,9 @@ import os
 import re
 import sys
 
+# How many re-exports (`from .locks import release_lock` in an `__init__`) a name is followed through.
+_MAX_REEXPORTS = 3
+
 
 def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
     """The absolute name of `dotted` imported with `level` dots in `module`."""
@@ -94,6 +97,8 @@ class Project:
         self.summarise_file = summarise_file
         # Files summarised on demand (outside the run, or passed over by the prefilter).
         self.summarised_paths: list[str] = []
+        # Module name -> its imported project names (see _reexports).
+        self.reexported: dict[str, dict[str, str]] = {}
 
     def name_of(self, path: str) -> tuple[str, bool, str]:
         found = self.names.get(path)
@@ -122,13 +127,20 @@ class Project:
         found = []
         for level, dotted in wants:
             name = absolute(level, dotted, module, is_package)
-            owner, _, function = name.rpartition(".")
-            if not owner or owner == module:
-                continue
-            functions = self._module(owner, start)
-            if functions and function in functions:
-                summary, where = functions[function]
-                found.append((name, summary, where))
+            target = name
+            for _ in range(_MAX_REEXPORTS + 1):
+                owner, _, function = target.rpartition(".")
+                if not owner or owner == module:
+                    break
+                functions = self._module(owner, start)
+                if functions and function in functions:
+                    summary, where = functions[function]
+                    found.append((name, summary, where))
+                    break
+                # `from .locks import release_lock` in a package's `__init__`: follow it there.
+                target = self._reexports(owner, start).get(function)
+                if target is None:
+                    break
         if not found:
             return None
         return (module, is_package, tuple(sorted(found)))
@@ -137,20 +149,59 @@ class Project:
         if name in self.modules:
             return self.modules[name]
         self.modules[name] = None
+        candidate = self._file_of(name, start)
+        if candidate is None:
+            return None
+        exports = self.summarise_file(candidate)
+        self.summarised_paths.append(candidate)
+        functions = self._functions(candidate, exports, name, candidate.endswith("__init__.py"))
+        self.modules[name] = functions
+        return functions
+
+    def _file_of(self, name: str, start: str) -> str | None:
         parts = name.split(".")
         for root in (start, *self.roots):
             for candidate in (os.path.join(root, *parts) + ".py", os.path.join(root, *parts, "__init__.py")):
                 if os.path.isfile(candidate):
-                    exports = self.summarise_file(candidate)
-                    self.summarised_paths.append(candidate)
-                    functions = self._functions(candidate, exports, name, candidate.endswith("__init__.py"))
-                    self.modules[name] = functions
-                    return functions
+                    return candidate
         return None
+
+    def _reexports(self, name: str, start: str) -> dict[str, str]:
+        """Bound name -> absolute origin of the project names a module imports (`from .locks import
+        release_lock`), read from its import lines."""
+        found = self.reexported.get(name)
+        if found is None:
+            found = self.reexported[name] = {}
+            path = self._file_of(name, start)
+            try:
+                with open(path, "rb") as handle:  # type: ignore[arg-type]
+                    data = handle.read()
+            except (OSError, TypeError):
+                return found
+            is_package = path.endswith("__init__.py")  # type: ignore[union-attr]
+            for level, module, imported, bound in from_imports(data):
+                if level or not outside_project(module):
+                    dotted = f"{module}.{imported}" if module else imported
+                    found.setdefault(bound, absolute(level, dotted, name, is_package))
+        return found
 
 
 _FROM = re.compile(rb"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+
+
+def from_imports(data: bytes):
+    """(level, module, imported name, bound name) of every `from module import name as bound` line."""
+    for match in _FROM.finditer(data):
+        level, module = len(match[1]), match[2].decode("ascii", "replace")
+        for item in match[3].strip(b"()").split(b","):
+            words = item.split()
+            if not words:
+                continue
+            imported = words[0].decode("ascii", "replace")
+            bound = words[2].decode("ascii", "replace") if len(words) == 3 and words[1] == b"as" else imported
+            if imported != "*":
+                yield level, module, imported, bound
 
 
 def import_wants(data: bytes, names: set[str]) -> tuple:

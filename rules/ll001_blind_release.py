@@ -2654,6 +2654,8 @@ class BlindRelease(Rule):
             for release in lease.releases:
                 if release.checked or release.deliberate or release.transactional or release.check:
                     continue
+                if release.reported_home and release.after_failed_claim is None:
+                    continue  # the helper's own module reports its delete
                 if release.after_failed_claim is not None:
                     message = (
                         f"`{release.method}` of `{code_of(release.key)}` runs after the claim failed: "

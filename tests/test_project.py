@@ -480,3 +480,99 @@ from redis import Redis  # a store's module: no project function
         (2, "store.r.acquire_lock"),
         (2, "store.r.drop"),
     )
+
+
+LOCKS_AT_HOME = """\
+from app.store import r
+
+
+def acquire_lock(name, token):
+    return r.set(f"lock:{name}", token, nx=True, ex=60)
+
+
+def release_lock(name):
+    r.delete(f"lock:{name}")
+"""
+
+FIXED_TOKEN_CALLER = """\
+from app.redis import acquire_lock, unlock
+
+
+def nightly():
+    if not acquire_lock("nightly", "worker"):
+        return
+    try:
+        run()
+    finally:
+        unlock("nightly")
+"""
+
+
+def reexport_project(tmp_path, init: str) -> list[str]:
+    return tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/redis/__init__.py": init,
+            "app/redis/locks.py": LOCKS_AT_HOME,
+            "app/jobs.py": FIXED_TOKEN_CALLER,
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        '"""Store helpers."""\nfrom .locks import acquire_lock, release_lock as unlock\n',
+        "from app.redis.locks import (\n    acquire_lock,\n    release_lock as unlock,\n)\n",
+        # Through a second package `__init__`.
+        "from .inner import acquire_lock, unlock\n",
+    ],
+)
+def test_a_helper_re_exported_by_a_package_init_is_followed_there(tmp_path, init):
+    paths = reexport_project(tmp_path, init)
+    if "inner" in init:
+        paths += tree(tmp_path, {"app/redis/inner/__init__.py": "from ..locks import acquire_lock, release_lock as unlock\n"})
+    found = codes(findings(tmp_path, paths))
+    # The helper pair is a lease at home, reported there; the caller's constant token at the caller.
+    assert found == {"app/jobs.py": [("LL002", 5, 36)], "app/redis/locks.py": [("LL001", 9, 5)]}
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert codes(findings(tmp_path, jobs, explicit=jobs)) == {"app/jobs.py": [("LL002", 5, 36)]}
+
+
+def test_a_name_the_init_does_not_re_export_is_not_followed(tmp_path):
+    paths = reexport_project(tmp_path, "from .locks import acquire_lock\n\n\ndef unlock(name):\n    pass\n")
+    assert codes(findings(tmp_path, paths)) == {"app/redis/locks.py": [("LL001", 9, 5)]}
+
+
+def test_a_release_helper_that_is_a_lease_at_home_pairs_with_the_callers_claim_but_is_reported_at_home(tmp_path):
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": LOCKS_AT_HOME,
+            "app/jobs.py": """\
+                import os
+
+                from app.locks import acquire_lock, release_lock
+
+
+                def run(job):
+                    if not acquire_lock(job, os.getpid()):
+                        release_lock(job)
+                        return
+                    work(job)
+                    release_lock(job)
+                """,
+        },
+    )
+    found = findings(tmp_path, paths)
+    # The pid is a fixed token (LL002); the release in the branch where the claim failed frees another
+    # worker's claim (LL001 at the call); the plain release is the helper's own finding.
+    assert codes(found) == {
+        "app/jobs.py": [("LL002", 7, 30), ("LL001", 8, 9)],
+        "app/locks.py": [("LL001", 9, 5)],
+    }
+    assert "runs after the claim failed" in found["app/jobs.py"][1][3]

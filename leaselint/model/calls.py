@@ -128,6 +128,7 @@ class SummarisedCalls:
             bound = bind(site.call, positional, keyword)
             if bound is None:
                 continue
+            self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
                 event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})")
                 if isinstance(event, Claim):
@@ -201,4 +202,5 @@ class SummarisedCalls:
             checked=kind == "checked",
             usage=site.usage,
             deliberate=_deliberate(site),
+            reported_home=kind == "leased",
         )

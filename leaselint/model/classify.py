@@ -738,7 +738,11 @@ class Classifier:
         site = self.sites.get(id(release.call))
         if site is None:
             return None
-        claims = [c for c in self.claims if c.scope is release.scope and c.key_shape == release.key_shape]
+        claims = [
+            c
+            for c in (*self.claims, *self.paired_claims)
+            if c.scope is release.scope and c.key_shape == release.key_shape
+        ]
         for guard, in_body in zip(site.guards, site.in_body) if claims else ():
             test = guard.test
             negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)

@@ -3,13 +3,14 @@
 A summary is read by other modules of the run: a call to a summarised function (`release_lock(key)`
 after `from .locks import release_lock`) becomes, in the caller, the claim or release the function
 makes, on the caller's key and client. Summarised: a claim whose answer the function returns (a
-lease at home or not: its callers choose the token it stores); a blind release that is no lease in
-its own module (one that is, is reported there); and a token-checked release whose answer the
-function hands back (a caller may throw it away).
+lease at home or not: its callers choose the token it stores); a blind release (one that is a lease
+in its own module too is reported there, and pairs with its callers' claims); and a token-checked
+release whose answer the function hands back (a caller may throw it away).
 
 An effect is a tuple:
     (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
-- kind: "claim", "release" (blind) or "checked" (token-checked, its answer returned);
+- kind: "claim", "release" (blind), "leased" (blind, and a lease in its own module, which reports
+  it), or "checked" (token-checked, its answer returned);
 - spec: the store table row (stores.row_ref);
 - key code: the key as an expression of the function's parameters;
 - receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
@@ -220,8 +221,10 @@ def exports(model) -> tuple:
             continue
         if release.checked:
             by_scope.setdefault(id(release.scope), []).append(("checked", release))
-        elif id(release) not in leased and not (release.deliberate or release.transactional or release.check):
-            by_scope.setdefault(id(release.scope), []).append(("release", release))
+        elif not (release.deliberate or release.transactional or release.check):
+            # One that is a lease at home is reported there; its callers still pair it with their claims.
+            kind = "leased" if id(release) in leased else "release"
+            by_scope.setdefault(id(release.scope), []).append((kind, release))
     found = []
     for scope in model.scopes:
         events = by_scope.get(id(scope))
