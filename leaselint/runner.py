@@ -820,9 +820,8 @@ def _project_pass(paths: list[str], looks: list, results: list, settings: Settin
     todo: list = []
     for index, (_, wants) in summaries.items():
         _project_job(index, paths[index], looks[index], wants, project, settings, cache, results, todo)
+    # A passed-over file read for its summary on demand may call another module's function too.
     names = sorted(project.exported_names())
-    exporters = {os.path.abspath(path) for path in project.summarised_paths}
-    skipped = [index for index in skipped if os.path.abspath(paths[index]) not in exporters]
     if names and skipped:
         words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
         import hashlib

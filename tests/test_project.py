@@ -576,3 +576,29 @@ def test_a_release_helper_that_is_a_lease_at_home_pairs_with_the_callers_claim_b
         "app/locks.py": [("LL001", 9, 5)],
     }
     assert "runs after the claim failed" in found["app/jobs.py"][1][3]
+
+
+def test_a_passed_over_caller_read_on_demand_for_its_own_summary_is_still_checked(tmp_path):
+    # `worker.py` claims (so it is parsed) and imports `sched.py`, which the prefilter passed over:
+    # sched.py is then read for its summary, and must still be checked for the helper it calls.
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/locks.py": CHECKED_HELPERS,
+            "app/sched.py": DISCARDING_CALLER.split("\n\n\ndef test_release")[0] + "\n",
+            "app/worker.py": """\
+                import redis
+
+                from app.sched import run
+
+                r = redis.Redis()
+
+
+                def start(job, token):
+                    if r.set(f"start:{job}", token, nx=True, ex=5):
+                        run(r, job)
+                """,
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {"app/sched.py": [("LL006", 12, 13)]}
