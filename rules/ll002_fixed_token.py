@@ -15,9 +15,14 @@ class FixedToken(Rule):
     (`socket.gethostname()`, `platform.node()`, `os.uname().nodename`,
     `os.environ["HOSTNAME"]`), the process or thread id, the user name, the
     job or lock name itself, a module-level value (even a random one: it is
-    made once per process), a value made once per instance in `__init__`, or
-    Celery's `app.oid` (one value per worker process). Compositions are as good
-    as their best part: `f"{host}:{pid}"` is fixed, `f"{host}-{uuid4()}"` is not.
+    made once per process), a value made once per instance in `__init__`,
+    Celery's `app.oid` (one value per worker process), or a setting of one of
+    the module's classes whose default is any of these (`config.worker_id`
+    where `worker_id: str = field(default_factory=lambda: f"{host}:{pid}")`).
+    Compositions are as good as their best part: `f"{host}:{pid}"` is fixed,
+    `f"{host}-{uuid4()}"` is not; a setting with a fallback
+    (`os.environ.get("WORKER_ID") or f"{host}:{pid}"`) is as weak as the
+    fallback.
 
     The finding points at the expression that makes the value and names its
     origin. Only leases (claimed and released in the module) are checked.
@@ -142,6 +147,39 @@ class FixedToken(Rule):
                 if r.set(f"lock:{job}", token, nx=True, ex=30):
                     work(job)
                     r.delete(f"lock:{job}")
+        """
+        ),
+        # A settings field with no default: what callers fill in is not known here.
+        Valid(
+            """\
+            import dataclasses
+            import secrets
+
+            import redis
+
+
+            @dataclasses.dataclass
+            class WorkerSettings:
+                worker_id: str
+                prefix: str = "lease:"
+
+
+            class JobLease:
+                def __init__(self, client: redis.Redis, settings: WorkerSettings, job):
+                    self.client = client
+                    self.settings = settings
+                    self.key = settings.prefix + job
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.client.set(self.key, token, nx=True, ex=30):
+                        self.token = token
+                        return True
+                    return False
+
+                def owner(self):
+                    return self.settings.worker_id
         """
         ),
     ]
@@ -737,6 +775,82 @@ class FixedToken(Rule):
             line=14,
             column=19,
             message_contains="(no automatic fix: the claim is a WATCH/MULTI transaction",
+        ),
+        # A settings object's field whose default is the host and pid (behind an environment setting).
+        Invalid(
+            """\
+            import dataclasses
+            import os
+            import socket
+
+            import redis
+
+
+            @dataclasses.dataclass
+            class WorkerSettings:
+                lease_seconds: int = 30
+                worker_id: str = dataclasses.field(
+                    default_factory=lambda: os.environ.get("WORKER_ID") or f"{socket.gethostname()}:{os.getpid()}"
+                )
+
+
+            class JobLease:
+                def __init__(self, client: redis.Redis, settings: WorkerSettings, job):
+                    self.client = client
+                    self.settings = settings
+                    self.key = f"lease:{job}"
+
+                def acquire(self):
+                    return self.client.set(self.key, self.settings.worker_id, nx=True, ex=self.settings.lease_seconds)
+
+                def release(self):
+                    self.client.delete(self.key)
+        """,
+            line=23,
+            column=42,
+            fixed="""\
+            import dataclasses
+            import logging
+            import os
+            import secrets
+            import socket
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            @dataclasses.dataclass
+            class WorkerSettings:
+                lease_seconds: int = 30
+                worker_id: str = dataclasses.field(
+                    default_factory=lambda: os.environ.get("WORKER_ID") or f"{socket.gethostname()}:{os.getpid()}"
+                )
+
+
+            class JobLease:
+                _lease_token = None
+
+                def __init__(self, client: redis.Redis, settings: WorkerSettings, job):
+                    self.client = client
+                    self.settings = settings
+                    self.key = f"lease:{job}"
+
+                def acquire(self):
+                    token = f"{self.settings.worker_id}:{secrets.token_hex(8)}"
+                    claimed = self.client.set(self.key, token, nx=True, ex=self.settings.lease_seconds)
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
+
+                def release(self):
+                    if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

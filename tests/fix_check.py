@@ -595,8 +595,18 @@ def arguments(function: Callable, world: World, who: str, name: str = "nightly")
             inspect.Parameter.VAR_KEYWORD,
         ):
             continue
-        args.append(_argument(parameter.name.lower(), world, who, name))
+        made = _of_module_class(parameter.annotation, world, who, name)
+        args.append(made if made is not None else _argument(parameter.name.lower(), world, who, name))
     return args, {}
+
+
+def _of_module_class(annotation, world: World, who: str, name: str):
+    """An object of the module's own class a parameter is annotated with (`settings: WorkerSettings`),
+    made with the arguments its constructor asks for."""
+    if not isinstance(annotation, type) or annotation.__module__ != world.module.__name__:
+        return None
+    args, kwargs = arguments(annotation, world, who, name)
+    return annotation(*args, **kwargs)
 
 
 def _argument(word: str, world: World, who: str, name: str):

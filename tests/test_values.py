@@ -78,6 +78,16 @@ CASES = [
     ('f"{socket.gethostname()}-{uuid.uuid4()}"', FRESH, "uuid4"),
     ("token", UNKNOWN, ""),
     ("make_token()", UNKNOWN, ""),
+    # A setting with a fallback is as weak as the fallback; a fresh side, or none known, is unknown.
+    (
+        'os.environ.get("WORKER_ID") or f"{socket.gethostname()}:{os.getpid()}"',
+        FIXED,
+        "the host name and the process id, the fallback of a setting",
+    ),
+    ('os.getenv("WORKER") or os.environ["ID"] or time.time()', GUESSABLE, "time.time(), the fallback of a setting"),
+    ('os.environ.get("WORKER_ID") or secrets.token_hex(8)', UNKNOWN, ""),
+    ('os.environ.get("WORKER_ID") or token', UNKNOWN, ""),
+    ('os.environ.get("WORKER_ID")', UNKNOWN, ""),
 ]
 
 
@@ -230,3 +240,48 @@ def test_a_helper_with_arguments_or_two_returns_is_unknown():
                 r.delete(f"lock:{job}")
         """
     )[0] == UNKNOWN
+
+
+SETTINGS_CLASSES = """
+import dataclasses
+
+
+@dataclasses.dataclass
+class Settings:
+    owner: str = f"{socket.gethostname()}:{os.getpid()}"
+    started: float = dataclasses.field(default_factory=lambda: time.time())
+    fresh: str = dataclasses.field(default_factory=lambda: secrets.token_hex(8))
+    given: str = dataclasses.field(default_factory=make_owner)
+    plain: str = "worker"
+    unset: str
+
+
+SETTINGS = Settings()
+"""
+
+
+@pytest.mark.parametrize(
+    ("expression", "kind", "reason"),
+    [
+        ("SETTINGS.owner", FIXED, "`Settings.owner`, a setting made once per `Settings` (its default is the host name and the process id)"),
+        ("SETTINGS.started", FIXED, "`Settings.started`, a setting made once per `Settings` (its default is time.time())"),
+        ("Settings().plain", FIXED, "`Settings.plain`, a setting made once per `Settings` (its default is a constant)"),
+        ("config.owner", FIXED, "`Settings.owner`, a setting made once per `Settings` (its default is the host name and the process id)"),
+        ("quoted.owner", FIXED, "`Settings.owner`, a setting made once per `Settings` (its default is the host name and the process id)"),
+        # A fresh default is still one per settings object, but not reported: what callers pass is not known.
+        ("SETTINGS.fresh", UNKNOWN, ""),
+        ("SETTINGS.given", UNKNOWN, ""),
+        ("SETTINGS.unset", UNKNOWN, ""),
+        ("other.owner", UNKNOWN, ""),
+    ],
+)
+def test_a_setting_of_a_class_of_the_module(expression, kind, reason):
+    code = HEADER + SETTINGS_CLASSES + textwrap.dedent(
+        f"""
+        def run(job, config: Settings, quoted: "Settings", other):
+            if r.set(f"lock:{{job}}", {expression}, nx=True, ex=30):
+                r.delete(f"lock:{{job}}")
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert (origin.kind, origin.reason) == (kind, reason)

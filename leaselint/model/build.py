@@ -141,6 +141,7 @@ def build_model(module: cst.Module, project=None) -> LeaseModel:
             walker.name_calls,
             {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
             _self_calls(walker),
+            {info.name: info for info in walker.classes},
         ),
         imports=walker.imports,
         import_levels=walker.import_levels,

@@ -77,7 +77,9 @@ class Origin:
 class Origins:
     """Answers `origin(expr, scope)` for one module."""
 
-    def __init__(self, imports: dict[str, str], resolver, name_calls=None, functions=None, self_calls=None) -> None:
+    def __init__(
+        self, imports: dict[str, str], resolver, name_calls=None, functions=None, self_calls=None, classes=None
+    ) -> None:
         self.imports = imports
         self.resolver = resolver
         self.name_calls = name_calls or {}
@@ -85,6 +87,8 @@ class Origins:
         self.functions = functions or {}
         # (id of a class, method name) -> the `self.method(...)` calls made inside the class.
         self.self_calls = self_calls or {}
+        # The module's classes by name: a setting read from one of their objects (`config.owner`).
+        self.classes = classes or {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -117,6 +121,8 @@ class Origins:
             return self._combine(parts, scope, key_shape, depth, node) if parts else Origin(UNKNOWN)
         if isinstance(node, cst.Name):
             return self._name(node, scope, key_shape, depth)
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return self._fallback(node, scope, key_shape, depth)
         if isinstance(node, cst.Attribute):
             return self._attribute(node, scope, key_shape, depth)
         if isinstance(node, cst.Subscript):
@@ -223,6 +229,11 @@ class Origins:
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
             return Origin(known[0], known[1], node)
+        info = self._class_of(node.value, scope, 0)
+        if info is not None:
+            found = self._field(info, node.attr.value, key_shape, depth)
+            if found is not None:
+                return found
         if isinstance(node.value, cst.Call):
             inner = self.origin(node.value, scope, key_shape, depth + 1)
             if inner.kind != UNKNOWN:
@@ -230,6 +241,75 @@ class Origins:
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
+
+    def _fallback(self, node: cst.BooleanOperation, scope: Scope, key_shape, depth: int) -> Origin:
+        """`os.environ.get("WORKER_ID") or f"{host}:{pid}"`: a setting with a fixed or guessable
+        fallback is as weak as the fallback (a setting is one value per process too); a fresh side
+        makes the value unknown."""
+        parts: list[cst.BaseExpression] = []
+        pending: list[cst.BaseExpression] = [node]
+        while pending:
+            part = pending.pop()
+            if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or):
+                pending += [part.right, part.left]
+            else:
+                parts.append(part)
+        weak = None
+        for part in parts:
+            if self._is_setting(part):
+                continue
+            origin = self.origin(part, scope, key_shape, depth + 1)
+            if origin.kind not in (FIXED, GUESSABLE):
+                return Origin(UNKNOWN)
+            if weak is None or _RANK[origin.kind] > _RANK[weak.kind]:
+                weak = origin
+        if weak is None:
+            return Origin(UNKNOWN)
+        return Origin(weak.kind, f"{weak.reason}, the fallback of a setting", weak.node)
+
+    def _is_setting(self, node: cst.BaseExpression) -> bool:
+        """A read of the environment or of a settings object's attribute."""
+        if isinstance(node, cst.Call):
+            return self.dotted(node.func) in ("os.environ.get", "os.getenv")
+        if isinstance(node, cst.Subscript):
+            return self.dotted(node.value) == "os.environ"
+        return False
+
+    def _class_of(self, node: cst.BaseExpression, scope: Scope, depth: int):
+        """The module's class an object is made by: `Settings()`, a parameter annotated with the
+        class, or `self.config` set from one in `__init__`."""
+        if depth > 4 or not self.classes:
+            return None
+        if isinstance(node, cst.Call):
+            name = node.func.value if isinstance(node.func, cst.Name) else None
+            return self.classes.get(name) if name is not None else None
+        if isinstance(node, cst.Name):
+            where = self.resolver.defining_scope(node.value, scope)
+            if where is not None and node.value in where.params:
+                annotation = _annotation(where.node, node.value)
+                return self.classes.get(annotation) if annotation is not None else None
+            found = self.resolver.single_value(node.value, scope)
+            return self._class_of(found[0], found[1], depth + 1) if found is not None else None
+        if isinstance(node, cst.Attribute) and self.resolver.is_self(node.value, scope):
+            values = self.resolver.self_attr_values(node.attr.value, scope)
+            if len(values) == 1 and values[0][0] is not None:
+                return self._class_of(values[0][0], values[0][1], depth + 1)
+        return None
+
+    def _field(self, info, name: str, key_shape, depth: int) -> Origin | None:
+        """A class's setting with a fixed or guessable default (`owner: str = field(default_factory=
+        lambda: f"{socket.gethostname()}:{os.getpid()}")`): one value per settings object."""
+        values = info.bindings.get(name, [])
+        if len(values) != 1 or values[0] is None:
+            return None
+        value = _field_default(values[0])
+        if value is None:
+            return None
+        inner = self.origin(value, self.resolver.module_scope, key_shape, depth + 1)
+        if inner.kind not in (FIXED, GUESSABLE):
+            return None
+        reason = f"`{info.name}.{name}`, a setting made once per `{info.name}` (its default is {inner.reason})"
+        return Origin(FIXED, reason, inner.node or value)
 
     def _returned(self, function: Scope | None, scope: Scope, key_shape, depth: int, node) -> Origin | None:
         """What a function of the project returns, when it has one `return` with a value (a helper
@@ -287,6 +367,39 @@ class Origins:
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
+
+
+def _annotation(function: cst.CSTNode, name: str) -> str | None:
+    """The class name a parameter is annotated with (`config: LeaseConfig`, `"LeaseConfig"`)."""
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    p = function.params
+    for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+        if param.name.value == name and param.annotation is not None:
+            annotation = param.annotation.annotation
+            if isinstance(annotation, cst.Name):
+                return annotation.value
+            text = literal_string(annotation)
+            return text if text is not None and text.isidentifier() else None
+    return None
+
+
+def _field_default(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """A class attribute's value, or a dataclass field's default (`field(default=x)`,
+    `field(default_factory=lambda: x)`)."""
+    if not isinstance(value, cst.Call):
+        return value
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if name not in ("field", "Field"):
+        return value
+    for arg in value.args:
+        if arg.keyword is not None and arg.keyword.value == "default":
+            return arg.value
+        if arg.keyword is not None and arg.keyword.value == "default_factory":
+            factory = arg.value
+            return factory.body if isinstance(factory, cst.Lambda) and not factory.params.params else None
+    return None
 
 
 def _is_property(node: cst.CSTNode) -> bool:
