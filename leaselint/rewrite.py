@@ -745,7 +745,12 @@ class LeaseFixer:
         template = templates.get(self.release_style)
         if template is None:
             store = lease.claims[0].store
-            raise NoFix(store.no_checked_release or f"{store.name} has no compare-and-delete in one server step")
+            why = store.no_checked_release or f"{store.name} has no compare-and-delete in one server step"
+            if store.checked_release_hint:
+                module, hint = store.checked_release_hint
+                if any(d == module or d.startswith(module + ".") for d in self.model.imports.values()):
+                    why += f"; {hint}"
+            raise NoFix(why)
         return template.format(
             receiver=self._text(release.receiver), script=self.script_name, key=self._text(release.key), token=token
         )

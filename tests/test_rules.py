@@ -101,3 +101,33 @@ def test_registry_codes_match_the_rule_modules():
     from leaselint.rules import CODES
 
     assert tuple(rule.code for rule in ALL_RULES) == CODES
+
+
+CACHE_LEASE = """\
+{imports}
+
+def sync(account):
+    key = f"sync:{{account}}"
+    if not cache.add(key, "1", 30):
+        return
+    try:
+        pull(account)
+    finally:
+        cache.delete(key)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "hint"),
+    [
+        ("from django.core.cache import cache\n", True),
+        # A cache known by its name alone, in a module that is no Django code.
+        ("import diskcache\n\ncache = diskcache.Cache('/tmp/c')\n", False),
+    ],
+)
+def test_the_django_redis_lock_is_named_only_where_django_is_imported(imports, hint):
+    code = CACHE_LEASE.format(imports=imports)
+    result = lint_text(SourceText(code), "case.py", Settings(select=frozenset({"LL001"})))
+    (finding,) = result.diagnostics
+    assert "the cache API has no compare-and-delete" in finding.message
+    assert ("with django-redis, `cache.lock(key, timeout=...)` releases with a token check" in finding.message) is hint

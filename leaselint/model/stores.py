@@ -186,6 +186,9 @@ class Store:
     release_requires: tuple[str, str] | None = None
     # What to do instead when the store has no compare-and-delete in one step.
     no_checked_release: str = ""
+    # (module, hint): added to that message in a module that imports `module` (the client family's
+    # own way to a checked release, named only where that family is in sight).
+    checked_release_hint: tuple[str, str] = ()
     # Why a claim of this store without a lifetime never ends, when it is more than "no expiry".
     no_lifetime: str = ""
     # Calls that read a key's remaining lifetime (a stale-claim recovery asks them before it deletes).
@@ -360,8 +363,8 @@ DJANGO_CACHE = Store(
     reads=(ReadSpec("get", key=Arg(0, "key")),),
     expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "timeout"), unit="timeout"),),
     recognised_only=True,
-    no_checked_release=_NO_COMPARE_AND_DELETE
-    + "; with django-redis, `cache.lock(key, timeout=...)` releases with a token check",
+    no_checked_release=_NO_COMPARE_AND_DELETE,
+    checked_release_hint=("django", "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"),
     claim_words=(b".add(",),
 )
 
