@@ -602,3 +602,99 @@ def test_a_passed_over_caller_read_on_demand_for_its_own_summary_is_still_checke
         },
     )
     assert codes(findings(tmp_path, paths)) == {"app/sched.py": [("LL006", 12, 13)]}
+
+
+KEY_HELPER_LOCKS = """\
+import redis
+
+r = redis.Redis()
+
+
+def _lock_key(name, kind="job"):
+    return f"lock:{kind}:{name}"
+
+
+def acquire(name, token):
+    return r.set(_lock_key(name), token, nx=True, ex=30)
+
+
+def release(name):
+    r.delete(_lock_key(name))
+"""
+
+
+@pytest.mark.parametrize(
+    ("caller", "where"),
+    [
+        # Both through the helpers: the key maker is named as the caller reaches it.
+        (
+            """\
+            from app import locks
+
+
+            def run(job):
+                if not locks.acquire(job, "1"):
+                    return
+                try:
+                    work(job)
+                finally:
+                    locks.release(job)
+            """,
+            ("LL002", 5, 31),
+        ),
+        # A claim of the caller's own, with the helper module's key maker and client.
+        (
+            """\
+            from app.locks import _lock_key, r, release
+
+
+            def run(job):
+                if not r.set(_lock_key(job), "1", nx=True, ex=30):
+                    return
+                try:
+                    work(job)
+                finally:
+                    release(job)
+            """,
+            ("LL002", 5, 34),
+        ),
+        (
+            """\
+            from app import locks
+
+
+            def run(job):
+                if not locks.r.set(locks._lock_key(job), "1", nx=True, ex=30):
+                    return
+                try:
+                    work(job)
+                finally:
+                    locks.release(job)
+            """,
+            ("LL002", 5, 46),
+        ),
+    ],
+)
+def test_a_key_made_by_the_helper_modules_own_function_pairs_at_the_caller(tmp_path, caller, where):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": KEY_HELPER_LOCKS, "app/jobs.py": caller})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [where], "app/locks.py": [("LL001", 15, 5)]}
+
+
+def test_a_key_maker_of_the_helper_module_is_no_key_of_a_caller_that_makes_another(tmp_path):
+    # The caller's own `_lock_key` builds other keys: its claim is not the helper's lease.
+    caller = """\
+        from app.locks import r, release
+
+
+        def _lock_key(name):
+            return f"other:{name}"
+
+
+        def run(job):
+            if not r.set(_lock_key(job), "1", nx=True, ex=30):
+                return
+            release(job)
+        """
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": KEY_HELPER_LOCKS, "app/jobs.py": caller})
+    assert codes(findings(tmp_path, paths)) == {"app/locks.py": [("LL001", 15, 5)]}

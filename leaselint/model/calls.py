@@ -39,24 +39,30 @@ def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
 class _Substitute(NameTransformer):
     """The helper's parameters replaced by the caller's arguments."""
 
-    def __init__(self, bound: dict) -> None:
+    def __init__(self, bound: dict, callee=None) -> None:
         super().__init__()
         self.bound = bound
+        # The helper module's own function `name`, as the caller reaches it (`locks._lock_key`), or None.
+        self.callee = callee
         self.missing = False
 
     def variable(self, node: cst.Name) -> cst.BaseExpression:
         if node.value in self.bound:
             return self.bound[node.value]
+        if self.is_callee(node):
+            # The helper module's key maker (`_lock_key(name)`): named as the caller would call it.
+            reached = self.callee(node.value) if self.callee is not None else None
+            return reached if reached is not None else node
         self.missing = True
         return node
 
 
-def substitute(code: str, bound: dict) -> cst.BaseExpression | None:
+def substitute(code: str, bound: dict, callee=None) -> cst.BaseExpression | None:
     try:
         node = cst.parse_expression(code)
     except Exception:
         return None
-    change = _Substitute(bound)
+    change = _Substitute(bound, callee)
     node = node.visit(change)
     if change.missing:
         return None
@@ -83,6 +89,16 @@ def _inline_literals(node: cst.FormattedString) -> cst.FormattedString:
                 continue
         parts.append(part)
     return node.with_changes(parts=parts)
+
+
+def _dotted_node(name: str) -> cst.BaseExpression:
+    """`app.locks._lock_key` as a node: a function of a module this one does not import, named so
+    that it stays apart from this module's own names."""
+    head, *rest = name.split(".")
+    node: cst.BaseExpression = cst.Name(head)
+    for part in rest:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node
 
 
 class SummarisedCalls:
@@ -125,12 +141,13 @@ class SummarisedCalls:
             if found is None:
                 continue
             (function, positional, keyword, effects), where = found
+            owner = name.rpartition(".")[0]
             bound = bind(site.call, positional, keyword)
             if bound is None:
                 continue
             self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
-                event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})")
+                event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})", owner)
                 if isinstance(event, Claim):
                     claims.append(event)
                 elif event is not None:
@@ -145,18 +162,27 @@ class SummarisedCalls:
                 return None, None
             return node, classifier.resolver.shape(node, site.scope)
         kind, origin = reference
-        name = self.bound_as.get(origin)
-        if name is None:
+        owner, _, last = origin.rpartition(".")
+        node = self._reached(owner, last) if owner else None
+        if node is None:
             return site.call.func, ("project", kind, origin)
-        node: cst.BaseExpression = cst.Name(name)
         if kind == "factory":
             node = cst.Call(func=node)
         return node, classifier.resolver.shape(node, site.scope)
 
-    def _event(self, site, effect: tuple, bound: dict, via: str):
+    def _reached(self, owner: str, name: str) -> cst.BaseExpression | None:
+        """How this module reaches function `name` of module `owner`: by its own name, or as an
+        attribute of the module's name; None when it imports neither."""
+        bound = self.bound_as.get(f"{owner}.{name}")
+        if bound is not None:
+            return cst.Name(bound)
+        module = self.bound_as.get(owner)
+        return cst.Attribute(value=cst.Name(module), attr=cst.Name(name)) if module is not None else None
+
+    def _event(self, site, effect: tuple, bound: dict, via: str, owner: str):
         kind, ref, key_code, receiver_ref, value, has_lifetime, returns, lost_when, _ = effect
         classifier = self.classifier
-        key = substitute(key_code, bound)
+        key = substitute(key_code, bound, lambda name: self._reached(owner, name) or _dotted_node(f"{owner}.{name}"))
         if key is None:
             return None
         receiver, receiver_shape = self._receiver(receiver_ref, bound, site)

@@ -53,9 +53,18 @@ class NameTransformer(cst.CSTTransformer):
     def __init__(self) -> None:
         super().__init__()
         self._not_variables: set[int] = set()
+        self._callees: set[int] = set()
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._not_variables.add(id(node.attr))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self._callees.add(id(node.func))
+
+    def is_callee(self, node: cst.Name) -> bool:
+        """The name is called (`_lock_key(name)`)."""
+        return id(node) in self._callees
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -73,15 +82,21 @@ class NameTransformer(cst.CSTTransformer):
 class _Expand(NameTransformer):
     """A function's locals replaced by their single values, and module strings by their text."""
 
-    def __init__(self, scope, module_scope, params: set[str], depth: int) -> None:
+    def __init__(self, scope, module_scope, params: set[str], depth: int, functions=frozenset()) -> None:
         super().__init__()
         self.scope, self.module_scope, self.params, self.depth = scope, module_scope, params, depth
+        # The module's own function names.
+        self.functions = functions
         self.failed = False
 
     def variable(self, node: cst.Name) -> cst.BaseExpression:
         updated_node = node
         name = node.value
         if name in self.params:
+            return updated_node
+        if self.is_callee(node) and name in self.functions:
+            # A key made by a module-level helper (`_lock_key(name)`): kept as the call it is, the same
+            # text at every caller, so their claims and releases pair.
             return updated_node
         for where in (self.scope, self.module_scope):
             values = where.bindings.get(name)
@@ -91,7 +106,8 @@ class _Expand(NameTransformer):
                 value = values[0]
                 if where is self.module_scope and literal_string(value) is None:
                     break
-                inner = _Expand(where, self.module_scope, self.params if where is self.scope else set(), self.depth + 1)
+                params = self.params if where is self.scope else set()
+                inner = _Expand(where, self.module_scope, params, self.depth + 1, self.functions)
                 expanded = value.visit(inner)
                 if inner.failed:
                     break
@@ -101,9 +117,11 @@ class _Expand(NameTransformer):
         return updated_node
 
 
-def _in_params(node: cst.BaseExpression, scope, module_scope, params: set[str]) -> cst.BaseExpression | None:
-    """`node` written with the function's parameters alone, or None."""
-    expand = _Expand(scope, module_scope, params, 0)
+def _in_params(
+    node: cst.BaseExpression, scope, module_scope, params: set[str], functions=frozenset()
+) -> cst.BaseExpression | None:
+    """`node` written with the function's parameters alone (and calls of the module's functions), or None."""
+    expand = _Expand(scope, module_scope, params, 0, functions)
     expanded = node.visit(expand)
     if expand.failed:
         return None
@@ -226,6 +244,7 @@ def exports(model) -> tuple:
             kind = "leased" if id(release) in leased else "release"
             by_scope.setdefault(id(release.scope), []).append((kind, release))
     found = []
+    functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
     for scope in model.scopes:
         events = by_scope.get(id(scope))
         if not events or scope.parent is not module_scope or scope.cls is not None or scope.is_test:
@@ -239,7 +258,7 @@ def exports(model) -> tuple:
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
             ref = stores.row_ref(event.store, event.spec)
-            key = _in_params(event.key, scope, module_scope, params)
+            key = _in_params(event.key, scope, module_scope, params, functions)
             receiver = _receiver(event, model, params)
             if ref is None or key is None or receiver is None or not (_names(key) & params):
                 continue
