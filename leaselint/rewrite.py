@@ -348,6 +348,8 @@ class LeaseFixer:
         cls = release.scope.cls
         if "__slots__" in cls.bindings:
             raise NoFix("the class declares __slots__: add a slot for the held token and keep it there")
+        if any(claim.value is None for claim in claims):
+            raise NoFix("the claim stores no value beside its key: store a fresh token with it and compare it at the release")
         held = self._held_attribute(claims, release)
         edits: list[Edit] = []
         new_token = False

@@ -2645,6 +2645,31 @@ class BlindRelease(Rule):
             line=23,
             column=11,
         ),
+        # A document claim that stores nothing beside its key, in a class: no token to keep or compare.
+        Invalid(
+            """\
+            import pymongo
+            from pymongo.errors import DuplicateKeyError
+
+
+            class ImportLock:
+                def __init__(self, url):
+                    self.locks = pymongo.MongoClient(url).jobs.locks
+
+                def acquire(self):
+                    try:
+                        self.locks.insert_one({"_id": "import"})
+                    except DuplicateKeyError:
+                        return False
+                    return True
+
+                def release(self):
+                    self.locks.delete_one({"_id": "import"})
+        """,
+            line=17,
+            column=9,
+            message_contains="(no automatic fix: the claim stores no value beside its key",
+        ),
     ]
 
 
