@@ -23,7 +23,7 @@ from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
 from leaselint.model.traverse import nodes
 from leaselint.model.values import FIXED, GUESSABLE
-from leaselint.model.walk import dotted
+from leaselint.model.walk import decoded, dotted
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
 # A conditional delete's own condition, replaced whole by the fix's.
@@ -165,12 +165,47 @@ class LeaseFixer:
         if len(claims) != 1:
             raise NoFix("the claim function claims more than once: return its token and pass it to the release by hand")
         claim = claims[0]
+        exported = self._exported() & {claim_scope.name, release.scope.name}
+        if exported:
+            raise NoFix(
+                f"`{sorted(exported)[0]}` is in the module's `__all__`: its callers elsewhere would not pass the "
+                "token; return a fresh token from the claim and pass it to the release at each caller"
+            )
+        for name in (claim_scope.name, release.scope.name):
+            self._only_called(name)
         self._check_insertable(claim)
         edits, fresh = self._claim_returns_token(claim)
         edits += self._release_takes(release.scope, "token")
         edits += self._callers_pass(claim_scope.name, release.scope.name)
         # A caller may call the release after a failed claim: with no token it deletes nothing.
         return Token("token", edits, Applicability.UNSAFE, new_token=fresh, held=True)
+
+    def _only_called(self, name: str) -> None:
+        """The function is used by plain calls alone (which the fix updates): not as `x.name(...)`,
+        passed on, or stored."""
+        calls = {id(call.func) for call, _ in self.model.origins.name_calls.get(name, [])}
+        for node in nodes(self.model.module, trivia=False):
+            if type(node) is cst.FunctionDef:
+                calls.add(id(node.name))
+            elif (type(node) is cst.Name and node.value == name and id(node) not in calls) or (
+                type(node) is cst.Attribute and node.attr.value == name
+            ):
+                line = self.positions[node].start.line if node in self.positions else 0
+                raise NoFix(
+                    f"`{name}` is used at line {line} other than by a call the fix can hand the token to: "
+                    "return a fresh token from the claim and pass it to the release by hand"
+                )
+
+    def _exported(self) -> set[str]:
+        """The names the module's `__all__` lists."""
+        values = self.model.resolver.module_scope.bindings.get("__all__", [])
+        found: set[str] = set()
+        for value in values:
+            for element in getattr(value, "elements", ()):
+                text = element.value.evaluated_value if isinstance(element.value, cst.SimpleString) else None
+                if isinstance(text, str):
+                    found.add(text)
+        return found
 
     def _claim_returns_token(self, claim: Claim) -> tuple[list[Edit], bool]:
         """The claim stores a fresh token and its function returns it on success, None on failure;
@@ -372,11 +407,37 @@ class LeaseFixer:
             attr = next(iter(attrs))
             values = self.model.resolver.self_attr_values(attr, claims[0].scope)
             init = [value for value, where in values if where.name == "__init__"]
-            if values and len(init) == len(values) and not any(
-                isinstance(value, cst.Name) and value.value in where.params for value, where in values
+            if (
+                values
+                and len(init) == len(values)
+                # Not made of what the caller passed (`owner or f"pid:{os.getpid()}"`): an identity it keeps.
+                and not any(_mentions_any(value, set(where.params)) for value, where in values)
+                and not _read_as_number(release.scope.cls.node, attr)  # type: ignore[union-attr]
             ):
                 return attr
+            self._not_sent_elsewhere(attr, claims, release)
         return self._fresh_attribute(release)
+
+    def _not_sent_elsewhere(self, attr: str, claims: list[Claim], release: Release) -> None:
+        """The stored attribute stays what it was (the caller's identity), and a new one holds the
+        token: no other store command may compare the old one with the key (a renewal script would
+        then never match)."""
+        cls = release.scope.cls
+        events = {id(c.call) for c in claims} | {id(r.call) for lease in self.model.leases for r in lease.releases}
+        for node in nodes(cls.node, trivia=False):  # type: ignore[union-attr]
+            if type(node) is not cst.Call or id(node) in events or not isinstance(node.func, cst.Attribute):
+                continue
+            if node.func.attr.value not in _STORE_COMMANDS:
+                continue
+            if any(
+                isinstance(arg.value, cst.Attribute) and arg.value.attr.value == attr and isinstance(arg.value.value, cst.Name)
+                for arg in node.args
+            ):
+                line = self.positions[node].start.line
+                raise NoFix(
+                    f"`{attr}` is also sent to the store at line {line}, where a fresh token would have to go "
+                    "too: store one per claim and use it there by hand"
+                )
 
     def _stored_token(self, claim: Claim, held: str) -> tuple[str, list[Edit], bool]:
         """The code of the token the claim stores once fixed, the edits that make it, and whether it
@@ -797,6 +858,12 @@ class LeaseFixer:
                 "the release is guarded by ordering the stored value (a clock check), not by a token: "
                 "store a fresh token beside the time and compare it whole"
             )
+        decoder = _decoded_side(release.check) if release.check is not None else None
+        if decoder is not None:
+            raise NoFix(
+                f"the stored value is compared after `{decoder}(...)`: a server-side compare sees the stored "
+                "bytes; compare those (or store the token as text) by hand"
+            )
         if release.check is not None:
             # A client-side check before the release: the `if` that only guards it goes, and its
             # token is kept unless it is as weak as the claim's (then a fresh one is made).
@@ -1097,7 +1164,13 @@ class LeaseFixer:
         line_start = Position(start.line, 0)
         next_line = Position(start.line + 1, 0)
         removal = Edit(line_start, next_line, "")
-        if self._alone_in_block(expire.statement, expire.scope.node):
+        guard = self._bare_guard(expire.statement, expire.scope.node)
+        if guard is not None:
+            # `if lock: redis.expire(...)` with nothing else in it: the whole `if` goes.
+            guard_start, _ = self._range(guard)
+            _, end = self._range(expire.statement)
+            removal = Edit(Position(guard_start.line, 0), Position(end.line + 1, 0), "")
+        elif self._alone_in_block(expire.statement, expire.scope.node):
             removal = self._replace(expire.statement, "pass")
         edits = (claim_edit, removal)
         message = f"Set the lifetime in the claim itself (`{expire.unit}=`)"
@@ -1105,6 +1178,34 @@ class LeaseFixer:
             return Fix(message, edits, Applicability.SAFE)
         # The server refuses a lifetime of 0 or less in SET, where EXPIRE took it (and deleted the key).
         return Fix(message + "; SET refuses a lifetime that is not positive, where EXPIRE took it", edits, Applicability.UNSAFE)
+
+    def _bare_guard(self, statement: cst.CSTNode, scope_node: cst.CSTNode) -> cst.If | None:
+        """The `if` whose only statement this is, with no `else`, no comment and a test that does
+        nothing but read names (`if lock:`, `if not self.ok:`)."""
+        found = [
+            node
+            for node in nodes(scope_node, trivia=False)
+            if type(node) is cst.If
+            and node.orelse is None
+            and isinstance(node.body, cst.IndentedBlock)
+            and len(node.body.body) == 1
+            and node.body.body[0] is statement
+        ]
+        if len(found) != 1:
+            return None
+        guard = found[0]
+        test = guard.test.expression if isinstance(guard.test, cst.UnaryOperation) else guard.test
+        while isinstance(test, cst.Attribute):
+            test = test.value
+        if not isinstance(test, cst.Name) or "#" in self._text(guard):
+            return None
+        if guard.leading_lines and any(line.comment is not None for line in guard.leading_lines):
+            return None
+        start, _ = self._range(guard)
+        _, end = self._range(statement)
+        if self.lines[start.line - 1][: start.column].strip() or self.lines[end.line - 1][end.column :].strip():
+            return None  # shares a line with other code
+        return guard
 
     def _alone_in_block(self, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
         """The only statement of its block: removing it would leave the block empty."""
@@ -1309,3 +1410,57 @@ def _unique(preferred: str, taken: set[str], base: str) -> str:
     while f"{base}_{index}" in taken:
         index += 1
     return f"{base}_{index}"
+
+
+# Store commands that may compare a value with the key's (a renewal, another checked release).
+_STORE_COMMANDS = frozenset({"eval", "evalsha", "execute_command", "fcall", "get", "getex", "expire", "pexpire"})
+
+
+class _NumberReads(cst.CSTVisitor):
+    """Whether `self.<attr>` is read as a number anywhere in a class: ordered, or in arithmetic (a
+    deadline kept beside the stored value, `time.time() * 1000 < self.value`)."""
+
+    def __init__(self, attr: str) -> None:
+        super().__init__()
+        self.attr = attr
+        self.found = False
+
+    def _is_attr(self, node: cst.CSTNode) -> bool:
+        return isinstance(node, cst.Attribute) and node.attr.value == self.attr and isinstance(node.value, cst.Name)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        ordered = any(
+            isinstance(c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
+            for c in node.comparisons
+        )
+        if ordered and any(self._is_attr(o) for o in operands):
+            self.found = True
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if self._is_attr(node.left) or self._is_attr(node.right):
+            self.found = True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if self._is_attr(node.target):
+            self.found = True
+
+
+def _read_as_number(node: cst.CSTNode, attr: str) -> bool:
+    reads = _NumberReads(attr)
+    node.visit(reads)
+    return reads.found
+
+
+def _mentions_any(node: cst.CSTNode, names: set[str]) -> bool:
+    return any(type(n) is cst.Name and n.value in names for n in nodes(node, trivia=False))
+
+
+def _decoded_side(check) -> str | None:
+    """A decoder the client-side check's comparison goes through (`pickle.loads(value) == me`): the
+    token it compares is not the stored bytes."""
+    for node in nodes(check.comparison, trivia=False):
+        found = decoded(node) if type(node) is cst.Call else None
+        if found is not None:
+            return found
+    return None

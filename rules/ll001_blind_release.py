@@ -2670,6 +2670,109 @@ class BlindRelease(Rule):
             column=9,
             message_contains="(no automatic fix: the claim stores no value beside its key",
         ),
+        # The stored value is also the object's deadline: the held token goes in an attribute of its own.
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+
+            class ExpiringLock:
+                def __init__(self, client: redis.Redis, name, ttl_ms=10000):
+                    self.client = client
+                    self.name = name
+                    self.ttl_ms = ttl_ms
+                    self.deadline = time.time() * 1000 + ttl_ms
+
+                def acquire(self):
+                    return bool(self.client.set(self.name, self.deadline, px=self.ttl_ms, nx=True))
+
+                def release(self):
+                    if time.time() * 1000 < self.deadline:
+                        self.client.delete(self.name)
+        """,
+            line=18,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+            import time
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+
+            class ExpiringLock:
+                _lease_token = None
+
+                def __init__(self, client: redis.Redis, name, ttl_ms=10000):
+                    self.client = client
+                    self.name = name
+                    self.ttl_ms = ttl_ms
+                    self.deadline = time.time() * 1000 + ttl_ms
+
+                def acquire(self):
+                    token = f"{self.deadline}:{secrets.token_hex(8)}"
+                    claimed = bool(self.client.set(self.name, token, px=self.ttl_ms, nx=True))
+                    if claimed:
+                        self._lease_token = token
+                    return claimed
+
+                def release(self):
+                    if time.time() * 1000 < self.deadline:
+                        if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.name, self._lease_token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        # A claim and release pair the module exports: callers elsewhere would pass no token.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+            __all__ = ["acquire_lock", "release_lock"]
+
+
+            def acquire_lock(name):
+                return bool(r.set(f"lock:{name}", "1", nx=True, ex=60))
+
+
+            def release_lock(name):
+                r.delete(f"lock:{name}")
+        """,
+            line=13,
+            column=5,
+            message_contains="(no automatic fix: `acquire_lock` is in the module's `__all__`",
+        ),
+        # The pair is also reached through a table: a call there would get no token.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def _acquire_lock(key):
+                return bool(r.set(key, "1", nx=True, ex=60))
+
+
+            def _release_lock(key):
+                r.delete(key)
+
+
+            HANDLERS = {"take": _acquire_lock, "give": _release_lock}
+        """,
+            line=11,
+            column=5,
+            message_contains='(no automatic fix: `_acquire_lock` is used at line 14 other than by a call',
+        ),
     ]
 
 

@@ -361,6 +361,41 @@ class CheckThenDelete(Rule):
             column=11,
             message_contains="compare and delete in one server step (LL001's compare-and-delete))",
         ),
+        # A compare through a decoder is a client-side check too; the server would see other bytes.
+        Invalid(
+            """\
+            import os
+            import pickle
+            import socket
+
+            import redis
+
+
+            class HostLock:
+                def __init__(self, client: redis.Redis, name):
+                    self.client = client
+                    self.name = f"host-lock:{name}"
+
+                def acquire(self, owner=None):
+                    owner = owner or self.default_owner()
+                    return bool(self.client.set(self.name, pickle.dumps(owner), nx=True, ex=60))
+
+                def release(self, owner=None):
+                    owner = owner or self.default_owner()
+                    stored = self.client.get(self.name)
+                    if stored is not None and pickle.loads(stored) == owner:
+                        self.client.delete(self.name)
+                        return True
+                    return False
+
+                @staticmethod
+                def default_owner():
+                    return f"{socket.gethostname()}:{os.getpid()}"
+        """,
+            line=21,
+            column=13,
+            message_contains='(no automatic fix: the stored value is compared after `pickle.loads(...)`',
+        ),
     ]
 
 

@@ -28,6 +28,9 @@ class ClaimWithoutDeadline(Rule):
     items lazily, up to days later; the condition must also admit an expired
     claim. MongoDB: a claim document without an expiry field.
 
+    A lock object made inside a test (a test function, fixture or test class)
+    is the test's own and is not reported.
+
     Lease keys only: a counter or marker set with `incr` or `set(nx=True)`
     and never released is not a lease.
 
@@ -226,6 +229,26 @@ class ClaimWithoutDeadline(Rule):
                 r.delete(f"leader:{group}")
         """
         ),
+        # A test of the lock itself: its lock objects are the test's own.
+        Valid(
+            """\
+            import redis
+            import pytest
+
+
+            @pytest.fixture
+            def conn():
+                return redis.Redis()
+
+
+            def test_second_acquire_waits(conn):
+                first = conn.lock("report")
+                second = conn.lock("report")
+                assert first.acquire(blocking=False)
+                assert not second.acquire(blocking=False)
+                first.release()
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -390,8 +413,6 @@ class ClaimWithoutDeadline(Rule):
 
                 def acquire(self, token):
                     claimed = bool(self.client.set(self.key, token, nx=True, ex=self.ttl))
-                    if claimed:
-                        pass
                     return claimed
 
                 def release(self, token):
@@ -545,6 +566,42 @@ class ClaimWithoutDeadline(Rule):
             line=17,
             column=9,
         ),
+        # The `if` that only set the lifetime goes with it.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name, token, ttl=30):
+                ok = r.setnx(f"lock:{name}", token)
+                if ok:
+                    r.expire(f"lock:{name}", 30)
+                return ok
+
+
+            def release_lock(name, token):
+                r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token)
+        """,
+            line=7,
+            column=10,
+            fixed="""\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name, token, ttl=30):
+                ok = bool(r.set(f"lock:{name}", token, nx=True, ex=30))
+                return ok
+
+
+            def release_lock(name, token):
+                r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token)
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
@@ -572,7 +629,9 @@ class ClaimWithoutDeadline(Rule):
                     why = claim.store.no_lifetime or "a crashed holder keeps it forever"
                     yield self.at_event(claim, f"Lease `{key}` is claimed without a lifetime: {why} ({NO_LIFETIME})")
         for lock in context.model.locks:
-            if not lock.has_lifetime:
+            # A test's lock object is the test's own (a test of the lock library, or of the code that
+            # takes it), held for the test alone: no lease another worker waits on.
+            if not lock.has_lifetime and not lock.scope.is_test:
                 name = code_of(lock.key) if lock.key is not None else "the lock"
                 yield self.at_node(
                     context,

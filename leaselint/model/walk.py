@@ -497,6 +497,20 @@ def _releases_lock(body: cst.CSTNode) -> bool:
 _SAME_VALUE_METHODS = frozenset({"decode", "encode", "strip", "lower", "upper"})
 
 
+# Calls that read a stored value back as another type: a comparison through one is still a check of
+# the stored value, but not of the bytes a server-side compare would see.
+DECODERS = frozenset({"float", "int", "pickle.loads", "json.loads", "orjson.loads", "msgpack.unpackb", "marshal.loads"})
+
+
+def decoded(node: cst.BaseExpression) -> str | None:
+    """`pickle.loads(value)`, `float(value)`: the decoder's name, for a call of one on one argument."""
+    if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].star:
+        return None
+    func = node.func
+    name = func.value if isinstance(func, cst.Name) else dotted(func) if isinstance(func, cst.Attribute) else ""
+    return name if name in DECODERS else None
+
+
 def _names_in(node: cst.CSTNode) -> set[str]:
     """Names a comparison reads directly (`value`, `value.decode()`, `str(value)`)."""
     names: set[str] = set()
@@ -507,6 +521,8 @@ def _names_in(node: cst.CSTNode) -> set[str]:
             if isinstance(func, cst.Attribute) and func.attr.value in _SAME_VALUE_METHODS:
                 operand = func.value
             elif isinstance(func, cst.Name) and func.value in ("str", "bytes") and operand.args:
+                operand = operand.args[0].value
+            elif decoded(operand) is not None:
                 operand = operand.args[0].value
             else:
                 break
