@@ -105,6 +105,28 @@ class GuessableToken(Rule):
                 r.set(f"last-run:{job}", time.time(), nx=True)
         """
         ),
+        # An optional token filled in with a fresh one.
+        Valid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def claim(name, token=None):
+                token = token or secrets.token_hex(16)
+                if r.set(f"lock:{name}", token, nx=True, ex=30):
+                    return token
+                return None
+
+
+            def release_lock(name, token):
+                if not r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token):
+                    raise RuntimeError("lost")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -514,6 +536,92 @@ class GuessableToken(Rule):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
         """,
             applicability=Applicability.SAFE,
+        ),
+        # An optional token the lock fills in itself when the caller passes none; the release script
+        # is registered once on the class (`kind = type(self)`).
+        Invalid(
+            """\
+            import time
+            import uuid
+
+            import redis
+
+
+            class RenewableLock:
+                unlock_script = None
+                UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+                def __init__(self, client: redis.Redis, name, ttl=10.0):
+                    self.client = client
+                    self.name = name
+                    self.ttl = ttl
+                    self.held = None
+                    kind = type(self)
+                    if kind.unlock_script is None:
+                        kind.unlock_script = client.register_script(kind.UNLOCK)
+
+                def acquire(self, token=None, wait=5.0):
+                    if token is None:
+                        token = str(uuid.uuid1())
+                    give_up = time.monotonic() + wait
+                    while not self._try(token):
+                        if time.monotonic() > give_up:
+                            return False
+                        time.sleep(0.1)
+                    self.held = token
+                    return True
+
+                def _try(self, token):
+                    return bool(self.client.set(self.name, token, nx=True, px=int(self.ttl * 1000)))
+
+                def release(self):
+                    token, self.held = self.held, None
+                    if not self.unlock_script(keys=[self.name], args=[token]):
+                        raise RuntimeError(f"lock {self.name} was lost")
+        """,
+            line=22,
+            column=25,
+            fixed="""\
+            import secrets
+            import time
+            import uuid
+
+            import redis
+
+
+            class RenewableLock:
+                unlock_script = None
+                UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+                def __init__(self, client: redis.Redis, name, ttl=10.0):
+                    self.client = client
+                    self.name = name
+                    self.ttl = ttl
+                    self.held = None
+                    kind = type(self)
+                    if kind.unlock_script is None:
+                        kind.unlock_script = client.register_script(kind.UNLOCK)
+
+                def acquire(self, token=None, wait=5.0):
+                    if token is None:
+                        token = str(secrets.token_hex(16))
+                    give_up = time.monotonic() + wait
+                    while not self._try(token):
+                        if time.monotonic() > give_up:
+                            return False
+                        time.sleep(0.1)
+                    self.held = token
+                    return True
+
+                def _try(self, token):
+                    return bool(self.client.set(self.name, token, nx=True, px=int(self.ttl * 1000)))
+
+                def release(self):
+                    token, self.held = self.held, None
+                    if not self.unlock_script(keys=[self.name], args=[token]):
+                        raise RuntimeError(f"lock {self.name} was lost")
+        """,
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

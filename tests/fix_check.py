@@ -244,6 +244,8 @@ class MemcachedFamily:
         self.client = Client(server, default_noreply=False)
         self.touched: set = set()
         self.made: list = []
+        # pymemcache clients made for the module (noreply by default): see _settle.
+        self.synced: list = []
         self.bytes_tokens = False
 
     def _pymemcache(self, options):
@@ -266,7 +268,7 @@ class MemcachedFamily:
         makers = {}
         if "pymemcache.client.base" in libraries:
             base = libraries["pymemcache.client.base"]
-            makers[base.Client] = lambda *a, **k: wrap(self._pymemcache(k))
+            makers[base.Client] = lambda *a, **k: self._remember_sync(wrap(self._pymemcache(k)))
         if "memcache" in libraries:
             memcache = libraries["memcache"]
             makers[memcache.Client] = lambda *a, **k: wrap(
@@ -292,6 +294,19 @@ class MemcachedFamily:
         self.made.append(client)
         return client
 
+    def _remember_sync(self, client):
+        self.synced.append(client)
+        return client
+
+    def _settle(self) -> None:
+        """A command with a reply on each client the module made: a `noreply` command it sent before
+        is then done (the server answers a connection's commands in order)."""
+        for client in self.synced:
+            try:
+                client.version()
+            except Exception:
+                pass
+
     def argument(self, is_async: bool):
         return _Recording(self._pymemcache({"default_noreply": False}), self.touched)
 
@@ -304,12 +319,15 @@ class MemcachedFamily:
         self.client.close()
 
     def keys(self) -> set:
+        self._settle()
         return {key for key in self.touched if self.client.get(key) is not None}
 
     def get(self, key):
+        self._settle()
         return self.client.get(key)
 
     def flush(self) -> None:
+        self._settle()
         self.client.flush_all()
 
     def hold(self, key, value) -> None:

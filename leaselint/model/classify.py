@@ -1143,11 +1143,31 @@ class Classifier:
         if isinstance(node, cst.Name):
             found = self.resolver.single_value(node.value, scope)
             return self._string_value(found[0], found[1]) if found else None
-        if isinstance(node, cst.Attribute) and self.resolver.is_self(node.value, scope):
+        if isinstance(node, cst.Attribute) and (
+            self.resolver.is_self(node.value, scope) or self._names_the_class(node.value, scope)
+        ):
             values = self.resolver.self_attr_values(node.attr.value, scope)
             if len(values) == 1 and values[0][0] is not None:
                 return self._string_value(values[0][0], values[0][1])
         return literal_string(node)
+
+    def _names_the_class(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """The method's own class: its name, or `cls = self.__class__` (`type(self)`)."""
+        if not isinstance(node, cst.Name) or scope.cls is None:
+            return False
+        if node.value == scope.cls.name:
+            return True
+        found = self.resolver.single_value(node.value, scope)
+        if found is None:
+            return False
+        value = found[0]
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "type" and value.args:
+            value = value.args[0].value
+        elif isinstance(value, cst.Attribute) and value.attr.value == "__class__":
+            value = value.value
+        else:
+            return False
+        return self.resolver.is_self(value, scope)
 
 
 def pair(

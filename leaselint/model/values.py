@@ -170,6 +170,9 @@ class Origins:
         if where is not None and any(isinstance(v, cst.AugAssign) for v in where.bindings.get(node.value, [])):
             return Origin(GUESSABLE, "a counter", node)
         if where is not None and node.value in where.params:
+            default = self._made_when_absent(node.value, where, key_shape, depth)
+            if default is not None:
+                return default
             return self._parameter(node.value, where, depth)
         found = self.resolver.single_value(node.value, scope)
         if found is None:
@@ -181,6 +184,29 @@ class Origins:
                 return Origin(FIXED, "a module-level constant", value)
             return Origin(FIXED, "a module-level value made once per process", value)
         return inner
+
+    def _made_when_absent(self, name: str, function: Scope, key_shape, depth: int) -> Origin | None:
+        """`def acquire(self, token=None): if token is None: token = uuid.uuid1().hex`: an optional
+        parameter the function fills in itself (also `token = token or ...`) is, for every caller
+        that passes none, what it is filled with, when that is fixed or guessable."""
+        if _default_of(function.node, name) is None:
+            return None
+        made = []
+        for value in function.bindings.get(name, []):
+            if value is None:
+                return None
+            if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+                if isinstance(value.left, cst.Name) and value.left.value == name:
+                    value = value.right
+            if any(type(n) is cst.Name and n.value == name for n in nodes(value, trivia=False)):
+                continue  # what the caller passed, reworked (`token = encoder.encode(token)`)
+            made.append(value)
+        if len(made) != 1:
+            return None
+        inner = self.origin(made[0], function, key_shape, depth + 1)
+        if inner.kind not in (FIXED, GUESSABLE):
+            return None
+        return Origin(inner.kind, f"{inner.reason}, made when the caller passes no `{name}`", inner.node or made[0])
 
     def _parameter(self, name: str, function: Scope, depth: int) -> Origin:
         """A parameter is as good as what every caller in the module passes for it: a module function's
@@ -367,6 +393,17 @@ class Origins:
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         return Origin(UNKNOWN)
+
+
+def _default_of(function: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """The default value of a function's parameter, or None when it has none."""
+    if not isinstance(function, cst.FunctionDef):
+        return None
+    p = function.params
+    for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+        if param.name.value == name:
+            return param.default
+    return None
 
 
 def _annotation(function: cst.CSTNode, name: str) -> str | None:

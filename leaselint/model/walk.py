@@ -148,11 +148,30 @@ class Walker(cst.CSTVisitor):
         if type(target) is cst.Name:
             self._bind_name(target.value, value)
         elif type(target) is cst.Attribute and type(target.value) is cst.Name:
-            if target.value.value == self.scope.self_name and self.scope.cls is not None:
+            owner = target.value.value
+            if self.scope.cls is not None and (owner == self.scope.self_name or self._class_alias(owner)):
                 self.scope.cls.attrs.setdefault(target.attr.value, []).append((value, self.scope))
         else:
             for name in target_names(target):
                 self._bind_name(name, None)
+
+    def _class_alias(self, name: str) -> bool:
+        """`cls = self.__class__` (or `type(self)`) in a method: `cls.x = ...` sets the class's x."""
+        values = self.scope.bindings.get(name, [])
+        self_name = self.scope.self_name
+        if len(values) != 1 or self_name is None:
+            return False
+        value = values[0]
+        if type(value) is cst.Attribute:
+            return value.attr.value == "__class__" and type(value.value) is cst.Name and value.value.value == self_name
+        return (
+            type(value) is cst.Call
+            and type(value.func) is cst.Name
+            and value.func.value == "type"
+            and len(value.args) == 1
+            and type(value.args[0].value) is cst.Name
+            and value.args[0].value.value == self_name
+        )
 
     def _bind_name(self, name: str, value: cst.BaseExpression | None) -> None:
         cls = self.class_stack[-1]
