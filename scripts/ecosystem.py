@@ -11,7 +11,9 @@ working tree is the leaselint this interpreter imports (an editable install of t
 
 With `--verdicts FILE`, every finding of the working tree is looked up there (package, code, path:line)
 and precision is printed over the verdicted ones, overall and outside test folders, with the findings
-that have no verdict yet. Not a test: it downloads, and takes minutes.
+that have no verdict yet. With `--labels FILE`, recall is printed over the hand-labelled lease bugs of
+the packages (a label is found by a finding of its code in its file, at most two lines away), with
+the labels missed. Not a test: it downloads, and takes minutes.
 """
 
 from __future__ import annotations
@@ -197,6 +199,33 @@ def load_verdicts(path: Path) -> dict[tuple[str, str, str], tuple[str, str, str]
     return found
 
 
+def load_labels(path: Path) -> list[tuple[str, str, str, int, str]]:
+    """Hand-labelled lease bugs: (package, code, path, line, reason)."""
+    found = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        where = fields[2].rsplit(":", 1) if len(fields) == 4 else []
+        if len(where) != 2 or not where[1].isdigit() or not fields[1].startswith("LL"):
+            raise SystemExit(f"{path}:{number}: expected package, code, path:line, reason (tabs)")
+        found.append((fields[0], fields[1], where[0], int(where[1]), fields[3]))
+    return found
+
+
+def recall(labels: list, findings: list[Finding]) -> tuple[list, list]:
+    """(labels found, labels missed): found by a finding of the label's code in its file, two lines
+    away at most."""
+    by_file: dict[tuple[str, str, str], list[int]] = {}
+    for found in findings:
+        by_file.setdefault((found.package, found.code, found.path), []).append(found.row)
+    hits, misses = [], []
+    for label in labels:
+        rows = by_file.get(label[:3], [])
+        (hits if any(abs(row - label[3]) <= 2 for row in rows) else misses).append(label)
+    return hits, misses
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", default="HEAD", help="git ref to compare with, or 'none' (default HEAD)")
@@ -206,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", type=Path, default=LIST, help="the pinned packages (default scripts/ecosystem.toml)")
     parser.add_argument("--verdicts", type=Path, help="TSV of verdicts: precision and the findings left to triage")
     parser.add_argument("--show-all", action="store_true", help="print every finding of the working tree")
+    parser.add_argument("--labels", type=Path, help="TSV of hand-labelled lease bugs: recall and the ones missed")
     options = parser.parse_args(argv)
 
     cache = options.cache.resolve()
@@ -299,6 +329,18 @@ def main(argv: list[str] | None = None) -> int:
             for found, _ in untriaged:
                 side = "test" if found.in_tests else "src"
                 print(f"{found.package}\t{found.code}\t{found.where}\t?\t{side}\t{found.message}")
+    if options.labels:
+        labels = [label for label in load_labels(options.labels) if not wanted or label[0] in wanted]
+        hits, misses = recall(labels, lease_findings)
+        share = f" = {len(hits) / len(labels):.2f}" if labels else ""
+        print(f"\nrecall over {len(labels)} labelled lease bugs: {len(hits)}/{len(labels)}{share}")
+        for code in sorted({label[1] for label in labels}):
+            mine = [label for label in labels if label[1] == code]
+            print(f"- {code}: {sum(label in hits for label in mine)}/{len(mine)}")
+        if misses:
+            print(f"\n{len(misses)} labelled bugs missed:")
+            for package, code, path, line, reason in misses:
+                print(f"{package}\t{code}\t{path}:{line}\t{reason}")
     return 2 if errors else 0
 
 

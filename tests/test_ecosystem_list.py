@@ -37,3 +37,27 @@ def test_test_folders_are_told_from_code():
     assert ecosystem.in_tests("pkg/conftest.py")
     assert not ecosystem.in_tests("rq/queue.py")
     assert not ecosystem.in_tests("examples/bench.py")
+
+
+def test_recall_counts_a_label_found_by_its_code_in_its_file_two_lines_away_at_most():
+    labels = [
+        ("rq", "LL001", "rq/queue.py", 297, "blind"),
+        ("rq", "LL002", "rq/queue.py", 290, "constant"),
+        ("rq", "LL006", "rq/scheduler.py", 329, "dropped"),
+    ]
+    findings = [
+        ecosystem.Finding("rq", "LL001", "rq/queue.py", 299, "m"),
+        ecosystem.Finding("rq", "LL002", "rq/queue.py", 293, "m"),
+        ecosystem.Finding("rq", "LL001", "rq/scheduler.py", 329, "m"),
+    ]
+    hits, misses = ecosystem.recall(labels, findings)
+    assert hits == labels[:1] and misses == labels[1:]
+
+
+def test_every_label_names_a_listed_package_and_a_rule():
+    listed = {name for _, name, _ in ecosystem.load_packages(SCRIPTS / "ecosystem.toml")}
+    labels = ecosystem.load_labels(SCRIPTS / "ecosystem-labels.tsv")
+    assert labels
+    codes = {f"LL00{n}" for n in range(1, 9)}
+    for package, code, path, line, reason in labels:
+        assert package in listed and code in codes and path.endswith(".py") and line > 0 and reason.strip()
