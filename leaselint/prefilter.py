@@ -173,13 +173,19 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
 
 
 def _add_claim(data: bytes, table: dict, holds) -> bool:
-    """`x.add(key, value, ...)` on a client the model can recognise: by import or by name."""
+    """`x.add(key, value, ...)` on a client the model can recognise: by import or by name, or inside
+    a lock class (one is named in the file)."""
     if not holds(ADD):
         return False
     library = None
+    lock_class = None
     for at in _find_all(data, ADD):
         if _has_args(data, at + len(ADD), 2):
             if _name_before(data, at) in table["add_names"]:
+                return True
+            if lock_class is None:
+                lock_class = _LOCK_CLASS.search(data) is not None
+            if lock_class:
                 return True
             if library is None:
                 library = any(word in data for word in table["add_words"]) or any(
@@ -188,6 +194,12 @@ def _add_claim(data: bytes, table: dict, holds) -> bool:
             if library:
                 return True
     return False
+
+
+# A class named for a lock (stores.LOCK_CLASS_WORDS): `add` in it may claim on any receiver.
+_LOCK_CLASS = re.compile(
+    rb"^[ \t]*class[ \t]+\w*(?:" + b"|".join(w.encode() for w in stores.LOCK_CLASS_WORDS) + rb")\w*", re.M | re.I
+)
 
 
 def _lock_object(data: bytes, table: dict, holds) -> bool:
@@ -308,6 +320,8 @@ class _Facts:
         self.imported_names: set[str] = set()
         self.bound_names: set[str] = set()
         self.bound_attrs: set[str] = set()
+        # A class of the file is lock-shaped (stores.lock_shaped).
+        self.lock_class = False
 
     def collect(self, tree) -> None:
         import ast
@@ -331,6 +345,10 @@ class _Facts:
             elif kind is attribute:
                 if type(node.ctx) is not load:
                     self.bound_attrs.add(node.attr)
+            elif kind is ast.ClassDef:
+                if not self.lock_class:
+                    defined = [item.name for item in node.body if type(item) in functions]
+                    self.lock_class = stores.lock_shaped(node.name, defined)
             elif kind is ast.Import:
                 for alias in node.names:
                     self.imports.add(alias.name)
@@ -355,8 +373,12 @@ class _Facts:
 
     def recognisable(self, store, receiver) -> bool:
         """Whether the model could recognise `receiver` as the store's client (`Classifier.recognition`),
-        by its own name, by a module-wide import, or as made by the store's modules."""
+        by its own name, by a module-wide import, or as made by the store's modules; or the file has a
+        lock class, in which the store's claims count on any receiver (`Classifier._in_lock_class`)."""
         import ast
+
+        if store.lock_class_claims and self.lock_class:
+            return True
 
         last = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
         if last in store.client_names:

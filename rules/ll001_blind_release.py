@@ -19,7 +19,11 @@ class BlindRelease(Rule):
     `SET ... NX`, a Lua script's `set KEYS[1] ARGV[1] NX`, or a WATCH/MULTI
     transaction that tests the watched key absent, `if pipe.exists(key)` or
     `get` compared with None, then writes it after `multi()`: such a claim
-    has no automatic fix).
+    has no automatic fix); in a lock class (named for a lock, mutex, lease or
+    semaphore, with acquire/release or `__enter__`/`__exit__`), `add(key,
+    value, ttl)` on a client the module never shows, such as one handed in
+    or made by `self.client_fn()`, is a cache's conditional create (no fix:
+    its API is not known).
 
     Only leases are reported: a key that is both claimed and released in the
     module, directly or through a function of another module of the run that
@@ -681,6 +685,36 @@ class BlindRelease(Rule):
             def reset(name):
                 r.delete(f"count:{name}")
                 r.delete(f"lock:{name}")
+        """
+        ),
+        # `add` of two values outside a lock class, and a one-value `add` in one: no claims.
+        Valid(
+            """\
+            class RequestLog:
+                # No lock: `add` of two values on a plain collection object.
+
+                def __init__(self, store):
+                    self.store = store
+                    self.key = "requests"
+
+                def record(self, who, when):
+                    self.store.add(who, when)
+
+                def forget(self):
+                    self.store.delete(self.key)
+
+
+            class LockRegistry:
+                # Named for locks, but its `add` takes one value: a set of names.
+
+                def __init__(self):
+                    self.names = set()
+
+                def acquire(self, name):
+                    self.names.add(name)
+
+                def release(self, name):
+                    self.names.discard(name)
         """
         ),
     ]
@@ -2772,6 +2806,35 @@ class BlindRelease(Rule):
             line=11,
             column=5,
             message_contains='(no automatic fix: `_acquire_lock` is used at line 14 other than by a call',
+        ),
+        # A lock class on a cache client the module never shows: its `add(key, value, ttl)` claims.
+        Invalid(
+            """\
+            import time
+
+
+            class CacheMutex:
+                # A mutex on any cache client with add/delete (memcached, a framework cache).
+
+                def __init__(self, get_client, name, expire=60):
+                    self.get_client = get_client
+                    self.key = f"mutex:{name}"
+                    self.expire = expire
+
+                def acquire(self, wait=True):
+                    while True:
+                        if self.get_client().add(self.key, "held", self.expire):
+                            return True
+                        if not wait:
+                            return False
+                        time.sleep(0.2)
+
+                def release(self):
+                    self.get_client().delete(self.key)
+        """,
+            line=21,
+            column=9,
+            message_contains="(no automatic fix: the cache API has no compare-and-delete",
         ),
     ]
 

@@ -396,6 +396,33 @@ class CheckThenDelete(Rule):
             column=13,
             message_contains='(no automatic fix: the stored value is compared after `pickle.loads(...)`',
         ),
+        # The claim is made by a function inside the method (retried), on another object's client.
+        Invalid(
+            """\
+            class LeaseHandle:
+                def __init__(self, owner, name, ttl):
+                    self.owner = owner
+                    self.name = name
+                    self.ttl = ttl
+
+                def acquire(self, attempts=3):
+                    def attempt():
+                        return self.owner.backend.add(self.name, self.owner.member, self.ttl)
+
+                    for _ in range(attempts):
+                        if attempt():
+                            return True
+                    return False
+
+                def release(self):
+                    if self.owner.backend.get(self.name) == self.owner.member:
+                        self.owner.backend.delete(self.name)
+                        return True
+                    return False
+        """,
+            line=18,
+            column=13,
+        ),
     ]
 
 

@@ -267,6 +267,8 @@ class Classifier:
         self.imports_store: dict[int, bool] = {}
         # call id -> its command words (`execute_command("SET", ...)`), asked by every command spec.
         self.words: dict[int, list[str]] = {}
+        # Claims made in a lock class on a client the module never shows (_in_lock_class).
+        self.lock_class_claims: list[Claim] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
@@ -313,6 +315,8 @@ class Classifier:
         self._broad_swallows()
         if self.writes and self.transaction_calls:
             self._optimistic_claims()
+        if self.lock_class_claims:
+            self._lock_class_releases()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -340,6 +344,8 @@ class Classifier:
             claim = self._claim(site, store, spec)
             if claim is not None:
                 self.claims.append(claim)
+                if store.recognised_only and not self._recognised(store, site):
+                    self.lock_class_claims.append(claim)
                 break
         for store, spec in self._by_strength(site, stores.release_specs(method)):
             found = self._releases(site, store, spec)
@@ -377,6 +383,36 @@ class Classifier:
         if found is None:
             found = self.words[id(call)] = _command_words(call)
         return found
+
+    def _lock_class_releases(self) -> None:
+        """A delete of a lock-class claim's key on its client is that store's release (the table's
+        first family with `delete` took it, knowing the client no better)."""
+        by_shape = {(c.receiver_shape, c.key_shape): c.store for c in self.lock_class_claims}
+        for release in self.releases:
+            store = by_shape.get((release.receiver_shape, release.key_shape))
+            if store is None or release.store is store or release.via is not None:
+                continue
+            if self.recognition(release.store, release.receiver, release.scope)[0] == 2:
+                continue  # made by that family's modules: its own release after all
+            spec = next((r for r in store.releases if r.method == release.method and r.form == "call"), None)
+            if spec is not None:
+                release.store, release.spec = store, spec
+
+    def _in_lock_class(self, store: Store, site: CallSite, spec: ClaimSpec) -> bool:
+        """`client.add(self.key, 1, self.timeout)` in a method of a lock class: a cache client the module
+        never shows (handed in, or made by `self.client_fn()`), claiming with its key and value."""
+        scope = site.scope
+        while scope.cls is None and scope.parent is not None:
+            scope = scope.parent  # a function inside a method (a retried `_acquire()`)
+        cls = scope.cls
+        if not store.lock_class_claims or cls is None or not stores.lock_shaped(cls.name, cls.methods):
+            return False
+        call = site.call
+        if len(positional_args(call)) < 2 or get_arg(call, spec.key) is None or get_arg(call, spec.value) is None:
+            return False
+        # Another family's client it is not (a redis-py pipeline, a pymemcache client by import).
+        receiver = call.func.value  # type: ignore[union-attr]
+        return not any(self._made_by(other, receiver, site.scope)[0] == 2 for other in stores.STORES if other is not store)
 
     def _recognised(self, store: Store, site: CallSite) -> bool:
         return self.recognition(store, site.call.func.value, site.scope)[0] > 0  # type: ignore[union-attr]
@@ -539,7 +575,7 @@ class Classifier:
 
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
-        if store.recognised_only and not self._recognised(store, site):
+        if store.recognised_only and not self._recognised(store, site) and not self._in_lock_class(store, site, spec):
             return None
         if self._another_family(store, site):
             return None

@@ -140,16 +140,37 @@ class Resolver:
         return None
 
     def self_attr_values(self, attr: str, scope: Scope) -> list[tuple[cst.BaseExpression | None, Scope]]:
-        if scope.cls is None:
+        cls = scope.cls
+        if cls is None:
+            method = self._enclosing_method(scope)
+            cls = method.cls if method is not None else None
+        if cls is None:
             return []
-        values = scope.cls.attrs.get(attr)
+        values = cls.attrs.get(attr)
         if values:
             return values
-        class_values = scope.cls.bindings.get(attr, [])
+        class_values = cls.bindings.get(attr, [])
         return [(value, self.module_scope) for value in class_values]
 
     def is_self(self, node: cst.BaseExpression, scope: Scope) -> bool:
-        return type(node) is cst.Name and scope.self_name == node.value
+        if type(node) is not cst.Name:
+            return False
+        if scope.self_name is not None or scope.cls is not None:
+            return scope.self_name == node.value
+        # A function inside a method (a retried `_acquire()`): the method's `self`, unless rebound.
+        method = self._enclosing_method(scope)
+        return method is not None and method.self_name == node.value and self.defining_scope(node.value, scope) is method
+
+    @staticmethod
+    def _enclosing_method(scope: Scope) -> Scope | None:
+        current = scope.parent
+        while current is not None and current.parent is not None:
+            if current.self_name is not None:
+                return current
+            if current.cls is not None:
+                return None
+            current = current.parent
+        return None
 
     # Shapes ---------------------------------------------------------------
 

@@ -157,6 +157,9 @@ class Store:
     optimistic_reads: tuple[str, ...] = ()
     # Claims count only on a receiver recognised as this store's client (`add` is a common name).
     recognised_only: bool = False
+    # ... or on any receiver inside a lock-shaped class (see lock_shaped): the row then stands for a
+    # cache API whose client the module never shows (a memcached client handed in), with no fix.
+    lock_class_claims: bool = False
     # Any receiver in a module that imports the store counts as its client (collections of pymongo).
     module_wide: bool = False
     # The store's own `lock()` objects have a default lifetime (not redis-py's `timeout=None`).
@@ -363,6 +366,7 @@ DJANGO_CACHE = Store(
     reads=(ReadSpec("get", key=Arg(0, "key")),),
     expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "timeout"), unit="timeout"),),
     recognised_only=True,
+    lock_class_claims=True,
     no_checked_release=_NO_COMPARE_AND_DELETE,
     checked_release_hint=("django", "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"),
     claim_words=(b".add(",),
@@ -650,6 +654,18 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 # Words of a key that names a lock. A claim whose answer is never read is a lease only with them:
 # otherwise it is a cache write or a counter's first value.
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
+# A class named for one of these (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock
+# class: a claim-shaped `add(key, value, ...)` in it claims, whatever its receiver (see lock_shaped).
+LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
+LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
+
+
+def lock_shaped(name: str, methods) -> bool:
+    """A class named for a lock, mutex, lease or semaphore that acquires or releases, or is a context
+    manager."""
+    lowered = name.lower()
+    return any(word in lowered for word in LOCK_CLASS_WORDS) and bool(LOCK_CLASS_METHODS & set(methods))
+
 # Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
 FORCE_WORDS = ("force", "stale", "break", "reset")
 FORCE_NAMES = frozenset({"clear", "clear_all"})
