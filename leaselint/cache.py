@@ -223,6 +223,7 @@ def _settings_part(settings: Settings) -> list:
             sorted(settings.fixable) if settings.fixable is not None else None,
             sorted(settings.unfixable),
             settings.project,
+            settings.tests,
         )
         if len(_SETTINGS_DIGESTS) > 64:
             _SETTINGS_DIGESTS.clear()

@@ -56,6 +56,25 @@ def discover(paths: list[str], settings: Settings | None = None, cache=None) -> 
                 yield candidate
 
 
+# Folders of tests, and the names of test modules (pytest's and unittest's conventions).
+TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def is_test_path(path: str, root: str = ".") -> bool:
+    """A test module by its path under `root`: in a tests folder (`tests/`, `test_x/`, `x_tests/`),
+    or named `test_*.py`, `*_test.py`, `conftest.py` or `tests.py`."""
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    if relative.startswith(".."):
+        relative = path
+    parts = relative.replace(os.sep, "/").split("/")
+    name = parts[-1]
+    for folder in parts[:-1]:
+        lowered = folder.lower()
+        if lowered in TEST_FOLDERS or lowered.startswith("test_") or lowered.endswith("_tests"):
+            return True
+    return name.startswith("test_") or name.endswith("_test.py") or name in ("conftest.py", "tests.py")
+
+
 def excludes(settings: Settings) -> tuple[str, ...]:
     base = tuple(sorted(DEFAULT_EXCLUDES)) if settings.exclude is None else settings.exclude
     return base + settings.extend_exclude

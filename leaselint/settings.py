@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from leaselint.diagnostics import Frozen
-from leaselint.discover import matches
+from leaselint.discover import is_test_path, matches
 
 _set = object.__setattr__
 
@@ -32,9 +34,11 @@ class Settings(Frozen):
     # What this file's calls to other modules of the run do (set per file by the project pass):
     # (module name, is a package's __init__, ((function name, summary, where), ...)), or None.
     project: tuple | None
+    # The file is a test module by its path (set per file by for_file): its functions are tests.
+    tests: bool
     _fields = (
         "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
-        "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project",
+        "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project", "tests",
     )
 
     def __init__(
@@ -53,6 +57,7 @@ class Settings(Frozen):
         force_exclude: bool = False,
         root: str = ".",
         project: tuple | None = None,
+        tests: bool = False,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -68,6 +73,7 @@ class Settings(Frozen):
         _set(self, "force_exclude", force_exclude)
         _set(self, "root", root)
         _set(self, "project", project)
+        _set(self, "tests", tests)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:
@@ -80,11 +86,21 @@ class Settings(Frozen):
         return self.fixable is None or code in self.fixable
 
     def for_file(self, path: str) -> Settings:
-        """These settings with the per-file ignores that match `path` folded into `ignore`."""
+        """These settings with the per-file ignores that match `path` folded into `ignore`, and
+        whether it is a test module."""
+        tests = is_test_path(path, self.root)
         if not self.per_file_ignores:
-            return self
+            if tests == self.tests:
+                return self
+            # One object per kind of file, so the cache's digest of settings is made once for each.
+            return _with_tests(self, tests)
         ignored = set(self.ignore)
         for pattern, codes in self.per_file_ignores:
             if matches(path, pattern, self.root):
                 ignored |= codes
-        return self.replace(ignore=frozenset(ignored), per_file_ignores=())
+        return self.replace(ignore=frozenset(ignored), per_file_ignores=(), tests=tests)
+
+
+@functools.lru_cache(maxsize=16)
+def _with_tests(settings: Settings, tests: bool) -> Settings:
+    return settings.replace(tests=tests)

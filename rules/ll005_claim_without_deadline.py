@@ -28,8 +28,9 @@ class ClaimWithoutDeadline(Rule):
     items lazily, up to days later; the condition must also admit an expired
     claim. MongoDB: a claim document without an expiry field.
 
-    A lock object made inside a test (a test function, fixture or test class)
-    is the test's own and is not reported.
+    A lock object made inside a test (a test function, fixture or test class,
+    or anywhere in a test module: under a `tests/` folder, `test_*.py`,
+    `*_test.py`, `conftest.py`) is the test's own and is not reported.
 
     Lease keys only: a counter or marker set with `incr` or `set(nx=True)`
     and never released is not a lease.

@@ -105,12 +105,14 @@ def _self_calls(walker: Walker) -> dict:
     return found
 
 
-def build_model(module: cst.Module, project=None) -> LeaseModel:
-    """`project`: the summaries of other modules this one calls (see model/calls.py)."""
+def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseModel:
+    """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
+    module is a test module by its path."""
     positions = module_positions(module)
     walker = Walker(positions)
     walk(module, walker)
     assert walker.module_scope is not None
+    walker.module_scope.test_file = tests
     code_of = NodeCode(positions)
     resolver = Resolver(walker.module_scope, code_of)
     classifier = Classifier(walker, positions, resolver, project)

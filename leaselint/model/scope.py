@@ -42,6 +42,8 @@ class Scope:
     compared: dict[str, list[cst.Comparison]] = field(default_factory=dict)
     is_async: bool = False
     is_static: bool = False
+    # The module scope of a test module (by its path, Settings.tests): every function in it is a test's.
+    test_file: bool = False
 
     @property
     def self_name(self) -> str | None:
@@ -56,8 +58,9 @@ class Scope:
 
     @property
     def is_test(self) -> bool:
-        """A test, a fixture or a method of a test class, or a function inside one: each test runs in a
-        world of its own, so its claims are not another test's."""
+        """A test, a fixture or a method of a test class, or a function inside one, or any function of
+        a test module (a worker function a test starts): each test runs in a world of its own, so its
+        claims are not another test's."""
         scope: Scope | None = self
         while scope is not None and scope.parent is not None:
             if scope.cls is not None and scope.cls.is_test:
@@ -65,7 +68,7 @@ class Scope:
             if (scope.name.startswith("test") and scope.cls is None) or _is_fixture(scope.node):
                 return True
             scope = scope.parent
-        return False
+        return scope is not None and scope.test_file
 
     def encloses(self, other: "Scope") -> bool:
         """`other` is this scope or a function defined inside it."""
