@@ -88,6 +88,10 @@ CASES = [
     ('os.environ.get("WORKER_ID") or secrets.token_hex(8)', UNKNOWN, ""),
     ('os.environ.get("WORKER_ID") or token', UNKNOWN, ""),
     ('os.environ.get("WORKER_ID")', UNKNOWN, ""),
+    # Each element of a joined generator: `random.choice` per character is still the random module.
+    ('"".join(random.choice("abcdef") for _ in range(22))', GUESSABLE, "the random module"),
+    ('"".join([secrets.choice("abcdef") for _ in range(22)])', FRESH, "secrets"),
+    ('"".join(str(c) for c in job)', UNKNOWN, ""),
 ]
 
 
@@ -285,3 +289,27 @@ def test_a_setting_of_a_class_of_the_module(expression, kind, reason):
     )
     ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
     assert (origin.kind, origin.reason) == (kind, reason)
+
+
+def test_a_class_attribute_is_made_once_per_process():
+    code = HEADER + textwrap.dedent(
+        """
+        class Sync:
+            MACHINE = make_machine_id()
+            PREFIX = "sync"
+
+            def take(self, job):
+                owner = "%s-%s" % (self.MACHINE, os.getpid())
+                if r.set(f"lock:{job}", owner, nx=True, ex=30):
+                    r.delete(f"lock:{job}")
+
+            def mark(self, job):
+                if r.set(f"lock:{job}:b", self.PREFIX, nx=True, ex=30):
+                    r.delete(f"lock:{job}:b")
+        """
+    )
+    found = [(o.kind, o.reason) for _, _, o in build_model(cst.parse_module(code)).token_origins()]
+    assert found == [
+        (FIXED, "a class attribute made once per process and the process id"),
+        (FIXED, "a class-level constant"),
+    ]

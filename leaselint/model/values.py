@@ -250,6 +250,11 @@ class Origins:
                 inner = self.origin(value, where, key_shape, depth + 1)
                 if where is not scope and where.name == "__init__":
                     return Origin(FIXED, "a value made once per instance in `__init__`", value)
+                if where.parent is None and scope.cls is not None and node.attr.value in scope.cls.bindings:
+                    # Set in the class body: made once per process, as a module-level value is.
+                    if inner.reason == "a constant":
+                        return Origin(FIXED, "a class-level constant", value)
+                    return Origin(FIXED, "a class attribute made once per process", value)
                 return inner
             return Origin(UNKNOWN)
         known = ATTRIBUTES.get(node.attr.value)
@@ -386,6 +391,11 @@ class Origins:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):
                 return self._combine([e.value for e in argument.elements], scope, key_shape, depth, node)
+            if isinstance(argument, (cst.GeneratorExp, cst.ListComp)):
+                # `"".join(random.choice(ALPHABET) for _ in range(22))`: as good as each element.
+                inner = self.origin(argument.elt, scope, key_shape, depth + 1)
+                if inner.kind != UNKNOWN:
+                    return Origin(inner.kind, inner.reason, node)
         if isinstance(func, cst.Attribute) and (func.attr.value in PASS_THROUGH or isinstance(func.value, cst.Call)):
             if func.attr.value == "format" and literal_string(func.value) is not None:
                 return self._combine([a.value for a in node.args], scope, key_shape, depth, node)
