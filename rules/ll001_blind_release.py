@@ -717,6 +717,20 @@ class BlindRelease(Rule):
                     self.names.discard(name)
         """
         ),
+        # A name bound to two keys in turn: which one a read sees is not told, and nothing pairs.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+            name = "report:a"
+            r.set(name, "busy", nx=True, ex=300)
+            name = "report:b"
+            r.set(name, "busy", nx=True, ex=300)
+            r.delete("report:a")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -2835,6 +2849,60 @@ class BlindRelease(Rule):
             line=21,
             column=9,
             message_contains="(no automatic fix: the cache API has no compare-and-delete",
+        ),
+        # A module-level name bound twice to the same text holds that key wherever it is read.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+            LOCK = "nightly-report"
+
+
+            def run():
+                if r.set(LOCK, "busy", nx=True, ex=300):
+                    try:
+                        build_report()
+                    finally:
+                        r.delete("nightly-report")
+
+
+            # The name once more, as a second section of the module binds it.
+            LOCK = "nightly-report"
+        """,
+            line=13,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_RELEASE_SCRIPT = (
+                "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                "return redis.call('del', KEYS[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+            LOCK = "nightly-report"
+
+
+            def run():
+                token = secrets.token_hex(16)
+                if r.set(LOCK, token, nx=True, ex=300):
+                    try:
+                        build_report()
+                    finally:
+                        if not r.eval(LEASE_RELEASE_SCRIPT, 1, "nightly-report", token):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "nightly-report")
+
+
+            # The name once more, as a second section of the module binds it.
+            LOCK = "nightly-report"
+        """,
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

@@ -127,6 +127,8 @@ class Resolver:
             if values:
                 if len(values) == 1 and values[0] is not None and not isinstance(values[0], cst.AugAssign):
                     return values[0], current
+                if _same_values(values, self.code):
+                    return values[0], current  # `key = "job"` again, further down: still that value
                 return None
             current = current.parent
         return None
@@ -241,7 +243,9 @@ class Resolver:
                     self._frozen.discard(name)
             return ("name", name)
         values = where.bindings[name]
-        if len(values) == 1 and values[0] is not None and type(values[0]) is not cst.AugAssign:
+        if (len(values) == 1 and values[0] is not None and type(values[0]) is not cst.AugAssign) or _same_values(
+            values, self.code
+        ):
             return self.shape(values[0], where, depth + 1)
         return ("name", name)
 
@@ -430,3 +434,21 @@ def free_names(shape: Shape) -> set[str]:
             else:
                 stack.extend(part)
     return names
+
+
+def _same_values(values: list, code) -> bool:
+    """Every binding is the same expression, written the same and calling nothing (a literal, a
+    name, an f-string of names): the name holds that value wherever it is read."""
+    if any(v is None or isinstance(v, cst.AugAssign) for v in values):
+        return False
+    first = values[0]
+    if any(isinstance(n, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr)) for n in _walk_nodes(first)):
+        return False
+    text = code(first)
+    return all(code(v) == text for v in values[1:])
+
+
+def _walk_nodes(node: cst.CSTNode):
+    from leaselint.model.traverse import nodes
+
+    return nodes(node, trivia=False)
