@@ -313,3 +313,23 @@ def test_a_class_attribute_is_made_once_per_process():
         (FIXED, "a class attribute made once per process and the process id"),
         (FIXED, "a class-level constant"),
     ]
+
+
+def test_a_value_made_in_init_either_way_is_made_once_per_instance():
+    code = HEADER + textwrap.dedent(
+        """
+        class Lease:
+            def __init__(self, name, owner=None):
+                self.name = name
+                if owner is None:
+                    self.owner = secrets.token_hex(8)
+                else:
+                    self.owner = owner
+
+            def take(self):
+                if r.set(self.name, self.owner, nx=True, ex=30):
+                    r.delete(self.name)
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert (origin.kind, origin.reason) == (FIXED, "a value made once per instance in `__init__`")

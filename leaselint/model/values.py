@@ -256,6 +256,9 @@ class Origins:
                         return Origin(FIXED, "a class-level constant", value)
                     return Origin(FIXED, "a class attribute made once per process", value)
                 return inner
+            if len(values) > 1 and all(v is not None and where is not scope and where.name == "__init__" for v, where in values):
+                # `if id is None: self._id = urandom(...) else: self._id = id`: each way, once per instance.
+                return Origin(FIXED, "a value made once per instance in `__init__`", values[0][0])
             return Origin(UNKNOWN)
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
