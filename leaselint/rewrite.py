@@ -548,6 +548,16 @@ class LeaseFixer:
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
         for event in events:
+            if isinstance(event, Claim) and event.spec is not None and event.spec.no_fix:
+                raise NoFix(event.spec.no_fix)
+            first = event.call.args[0] if event.call.args else None
+            if (
+                isinstance(event, Release)
+                and first is not None
+                and first.keyword is None
+                and isinstance(first.value, (cst.List, cst.Tuple))
+            ):
+                raise NoFix("the release names its keys in a list (coredis's `delete([key])`): its client takes other arguments than the fix would write")
             if isinstance(event, Claim) and event.optimistic:
                 raise NoFix(
                     "the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "

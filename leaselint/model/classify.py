@@ -1003,6 +1003,8 @@ class Classifier:
         else:
             starred = self._starred_keys(call, site.scope)
             keys = positional_args(call) + starred
+            if len(keys) == 1 and not starred and isinstance(keys[0], (cst.List, cst.Tuple)):
+                keys = [e.value for e in keys[0].elements if not isinstance(e, cst.StarredElement)]  # `delete([key])`
             # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
             many = bool(starred)
         checked = spec.checked

@@ -57,6 +57,8 @@ class ClaimSpec:
     # Keywords this client's method does not take: a call with one is another family's
     # (`cache.set(k, v, timeout=30, nx=True)` is django-redis's cache, not redis-py).
     refuses: tuple[str, ...] = ()
+    # Why no fix is written for a claim of this form (another client's API), or "".
+    no_fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,17 @@ REDIS = Store(
             refuses=("timeout", "version"),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
+        # coredis: `set(key, value, condition=PureToken.NX, px=...)`.
+        ClaimSpec(
+            "set",
+            key=_KEY,
+            value=_VALUE,
+            flag=Arg(None, "condition"),
+            flag_value="NX",
+            lifetime=(Arg(None, "ex"), Arg(None, "px"), Arg(None, "exat"), Arg(None, "pxat")),
+            no_fix="the claim is coredis's (`condition=PureToken.NX`), whose client takes other arguments than the "
+            "fix would write (`eval(script, keys=[...], args=[...])`, `delete([key])`)",
+        ),
         ClaimSpec(
             "execute_command",
             key=Arg(1),
@@ -283,7 +296,7 @@ REDIS = Store(
     ),
     # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (optimistic_reads).
     claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
-    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"),),
+    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b"NX", rb"condition\s*=\s*\w*\.?NX\b")),
     lifetime_reads=("ttl", "pttl"),
     other_api=(
         ("create_redis_pool", "create_redis", "create_connection", "create_pool"),
