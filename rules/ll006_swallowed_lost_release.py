@@ -22,7 +22,8 @@ class SwallowedLostRelease(Rule):
     (or a bare `except:`) around the release of a lock object the module
     makes. The same goes for an `if` that tests the release's answer for a lost
     lease (`if not release(keys=[k], args=[t]):`) and then only passes,
-    returns or logs at debug level. Logging at info level or above, counting,
+    returns or logs at debug level; and a `self.release()` thrown away (in
+    `__exit__`, say) where the class's `release` returns that answer. Logging at info level or above, counting,
     re-raising, returning the result (`return False` hands the signal to the
     caller), or any use of it is handling.
 
@@ -970,6 +971,78 @@ class SwallowedLostRelease(Rule):
                     released = await redis.eval(RELEASE, 1, "feed:" + feed, token)
                     if not released:
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "feed:" + feed)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        # The class's own release returns the checked answer; its `__exit__` throws it away.
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class ReportLock:
+                def __init__(self, client: redis.Redis, name):
+                    self.client = client
+                    self.key = f"report:{name}"
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.client.set(self.key, token, nx=True, ex=60):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    return bool(self.client.eval(UNLOCK, 1, self.key, self.token))
+
+                def __enter__(self):
+                    if not self.acquire():
+                        raise RuntimeError("busy")
+                    return self
+
+                def __exit__(self, *exc):
+                    self.release()
+        """,
+            line=30,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class ReportLock:
+                def __init__(self, client: redis.Redis, name):
+                    self.client = client
+                    self.key = f"report:{name}"
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.client.set(self.key, token, nx=True, ex=60):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    return bool(self.client.eval(UNLOCK, 1, self.key, self.token))
+
+                def __enter__(self):
+                    if not self.acquire():
+                        raise RuntimeError("busy")
+                    return self
+
+                def __exit__(self, *exc):
+                    if not self.release():
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.SAFE,
         ),

@@ -130,7 +130,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         leases=leases,
         lock_key_deletes=classifier.lock_key_deletes(leases),
         claims=classifier.claims,
-        releases=classifier.releases,
+        releases=classifier.releases + classifier.answered_calls,
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,

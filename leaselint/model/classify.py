@@ -269,6 +269,8 @@ class Classifier:
         self.words: dict[int, list[str]] = {}
         # Claims made in a lock class on a client the module never shows (_in_lock_class).
         self.lock_class_claims: list[Claim] = []
+        # `self.release()` thrown away where the method returns its checked release's answer.
+        self.answered_calls: list[Release] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
@@ -317,6 +319,7 @@ class Classifier:
             self._optimistic_claims()
         if self.lock_class_claims:
             self._lock_class_releases()
+        self.answered_calls = self._answered_by_methods()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -382,6 +385,59 @@ class Classifier:
         found = self.words.get(id(call))
         if found is None:
             found = self.words[id(call)] = _command_words(call)
+        return found
+
+    def _answered_by_methods(self) -> list[Release]:
+        """`self.release()` as a statement, where the class's `release` returns the answer of its
+        token-checked release (`return self.client.eval(UNLOCK, 1, self.key, self.token)`): the call
+        throws the lost-lease signal away (a `__exit__`). One release event per such call, made by the
+        method, for LL006 alone (no lease gets it: the lease's fixes are the method's)."""
+        from leaselint.model.summary import _returned
+
+        answering: dict[tuple[int, str], tuple[Release, str]] = {}
+        for release in self.releases:
+            scope = release.scope
+            if not release.checked or release.via is not None or release.in_pipeline or not release.spec.lost_when:
+                continue
+            if scope.cls is None or scope.self_name is None or release.usage == "statement":
+                continue
+            returns, lost_when = _returned(release, self.walker)
+            if returns and lost_when:
+                answering.setdefault((id(scope.cls), scope.name), (release, lost_when))
+        if not answering:
+            return []
+        found = []
+        for site in self.walker.calls:
+            func = site.call.func
+            cls = site.scope.cls
+            if cls is None or site.usage != "statement" or not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                continue
+            known = answering.get((id(cls), func.attr.value))  # type: ignore[union-attr]
+            if known is None or known[0].scope is site.scope:
+                continue
+            release, lost_when = known
+            spec = release.spec if lost_when == release.spec.lost_when else dataclasses.replace(release.spec, lost_when=lost_when)
+            position = self.positions[site.call]
+            found.append(
+                Release(
+                    store=release.store,
+                    call=site.call,
+                    receiver=release.receiver,
+                    receiver_shape=release.receiver_shape,
+                    key=release.key,
+                    key_shape=release.key_shape,
+                    scope=site.scope,
+                    statement=site.statement,
+                    insertable=site.insertable,
+                    awaited=id(site.call) in self.walker.awaited,
+                    start=Position(position.start.line, position.start.column),
+                    end=Position(position.end.line, position.end.column),
+                    via=f"`{release.scope.name}` (line {release.start.line})",
+                    spec=spec,
+                    checked=True,
+                    usage=site.usage,
+                )
+            )
         return found
 
     def _lock_class_releases(self) -> None:
