@@ -1078,6 +1078,20 @@ class LeaseFixer:
         edits = [edit, *self.header_edit(logging=True, secrets=False, script=False)]
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
+    def log_unread_release(self, release: Release) -> Fix:
+        """LL006: `status = release(...)` and nothing reads `status` -> test it and log a lost lease."""
+        name = release.unread
+        assert name is not None
+        statement = release.statement
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            raise NoFix("the release shares its line with other statements")
+        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
+        indent = self.model.module.default_indent
+        test = release.spec.lost_when.format(result=name)
+        edits = [self._after(statement, f"if {test}:\n{self._indent_of(statement)}{indent}{report}")]
+        edits += self.header_edit(logging=True, secrets=False, script=False)
+        return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
+
     def log_dropped_release(self, release: Release) -> Fix:
         """LL006: `if not release(...): pass` (or a debug log) -> a warning naming the key."""
         node = release.dropped

@@ -23,7 +23,8 @@ class SwallowedLostRelease(Rule):
     makes. The same goes for an `if` that tests the release's answer for a lost
     lease (`if not release(keys=[k], args=[t]):`) and then only passes,
     returns or logs at debug level; and a `self.release()` thrown away (in
-    `__exit__`, say) where the class's `release` returns that answer. Logging at info level or above, counting,
+    `__exit__`, say) where the class's `release` returns that answer; and an
+    answer given a name that nothing reads (`status = release(...)`). Logging at info level or above, counting,
     re-raising, returning the result (`return False` hands the signal to the
     caller), or any use of it is handling.
 
@@ -1046,6 +1047,59 @@ class SwallowedLostRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        # The answer is given a name nothing reads.
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = r.register_script(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            def rebuild(index):
+                key = f"rebuild:{index}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, ex=120):
+                    return False
+                try:
+                    build(index)
+                finally:
+                    released = UNLOCK(keys=[key], args=[token])
+                return True
+        """,
+            line=19,
+            column=20,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = r.register_script(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+            )
+
+
+            def rebuild(index):
+                key = f"rebuild:{index}"
+                token = secrets.token_hex(16)
+                if not r.set(key, token, nx=True, ex=120):
+                    return False
+                try:
+                    build(index)
+                finally:
+                    released = UNLOCK(keys=[key], args=[token])
+                    if not released:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
@@ -1055,7 +1109,7 @@ class SwallowedLostRelease(Rule):
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or not release.spec.lost_when:
                 continue
-            if release.usage == "expression" and release.dropped is None:
+            if release.usage == "expression" and release.dropped is None and release.unread is None:
                 continue
             # The project's own checked release (`release_lock(...)` of another module) hands its
             # answer back to be used; a test that calls it is no lease.
@@ -1063,6 +1117,14 @@ class SwallowedLostRelease(Rule):
             if not (evident or id(release) in leased):
                 continue
             what = f"token-checked release of `{code_of(release.key)}`"
+            if release.unread is not None:
+                try:
+                    fix = context.fixer.log_unread_release(release)
+                except NoFix:
+                    fix = None
+                message = f"The result of the {what} is kept in `{release.unread}`, which nothing reads: a lost lease goes unnoticed"
+                yield self.at_event(release, message, fix)
+                continue
             if release.dropped is not None:
                 try:
                     fix = context.fixer.log_dropped_release(release)

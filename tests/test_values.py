@@ -333,3 +333,25 @@ def test_a_value_made_in_init_either_way_is_made_once_per_instance():
     )
     ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
     assert (origin.kind, origin.reason) == (FIXED, "a value made once per instance in `__init__`")
+
+
+def test_a_property_of_an_object_of_a_module_class_is_what_it_returns():
+    code = HEADER + textwrap.dedent(
+        """
+        class Held:
+            def __init__(self, job):
+                self.job = job
+
+            @property
+            def stamp(self):
+                return json.dumps({"job": self.job, "at": time.time()})
+
+
+        def run(job):
+            held = Held(job)
+            if r.set(f"lock:{job}", held.stamp, nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    )
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert (origin.kind, origin.reason) == (GUESSABLE, "time.time()")

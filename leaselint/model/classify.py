@@ -333,6 +333,9 @@ class Classifier:
                 release.check = self._check_before(release)
             elif release.checked and release.usage == "expression" and release.spec.lost_when:
                 release.dropped = self._dropped(release)
+                name = self.walker.assigned.get(id(release.call))
+                if release.dropped is None and name is not None and count_names(release.scope.node, name) == 1:
+                    release.unread = name
 
     def _by_strength(self, site: CallSite, specs: list) -> list:
         """The stores with this method, the most surely recognised client first (table order on ties)."""

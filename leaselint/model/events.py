@@ -99,6 +99,8 @@ class Release(Event):
     # For a checked release whose answer an `if` tests for a lost lease: that `if`, when its branch
     # drops the signal (`pass`, a bare `return`, a log at debug level).
     dropped: cst.If | None = None
+    # For a checked release whose answer is given a name that nothing reads (`status = ...`): that name.
+    unread: str | None = None
     # Made through another module's function whose blind release is a lease there too, and reported
     # there: it pairs with this module's claims, and LL001 leaves it to that module.
     reported_home: bool = False

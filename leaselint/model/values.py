@@ -265,6 +265,12 @@ class Origins:
             return Origin(known[0], known[1], node)
         info = self._class_of(node.value, scope, 0)
         if info is not None:
+            method = info.methods.get(node.attr.value)
+            if method is not None and _is_property(method.node):
+                # `h.value` where `Held.value` is a property: what it returns.
+                found = self._returned(method, scope, key_shape, depth, node)
+                if found is not None:
+                    return found
             found = self._field(info, node.attr.value, key_shape, depth)
             if found is not None:
                 return found
