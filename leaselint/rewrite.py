@@ -548,8 +548,8 @@ class LeaseFixer:
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
         for event in events:
-            if isinstance(event, Claim) and event.spec is not None and event.spec.no_fix:
-                raise NoFix(event.spec.no_fix)
+            if isinstance(event, Claim) and (event.no_fix or (event.spec is not None and event.spec.no_fix)):
+                raise NoFix(event.no_fix or event.spec.no_fix)
             first = event.call.args[0] if event.call.args else None
             if (
                 isinstance(event, Release)

@@ -852,6 +852,34 @@ class FixedToken(Rule):
         """,
             applicability=Applicability.UNSAFE,
         ),
+        # A Lua claim that stores a literal of its own script: reported at the script.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            CLAIM = r.register_script(
+                "local ok = redis.call('set', KEYS[1], 'BUSY', 'NX', 'EX', ARGV[1]) "
+                "if ok then redis.call('del', KEYS[2]) end return ok"
+            )
+            FREE = r.register_script(
+                "if redis.call('get', KEYS[1]) == 'BUSY' then redis.call('del', KEYS[1]) end "
+                "redis.call('lpush', KEYS[2], 1)"
+            )
+
+
+            def compute(name):
+                if not CLAIM(keys=[f"calc:{name}", f"calc:{name}:done"], args=[60]):
+                    return None
+                try:
+                    return crunch(name)
+                finally:
+                    FREE(keys=[f"calc:{name}", f"calc:{name}:done"])
+        """,
+            line=5,
+            column=5,
+            message_contains="(no automatic fix: the script stores a value written in it",
+        ),
     ]
 
 

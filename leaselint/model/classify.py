@@ -152,13 +152,20 @@ _LUA_LIFETIME = re.compile(r"""['"](?:ex|px|exat|pxat)['"]""", re.IGNORECASE)
 _LUA_EXPIRE = re.compile(r"""call\(\s*['"]p?expire(?:at)?['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
 
 
+_LUA_SET_LITERAL = re.compile(
+    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*(?:'[^']*'|"[^"]*"|\d+)\s*([^)]*)\)""", re.IGNORECASE
+)
+
+
 def lua_claim(script: str) -> tuple[int, bool] | None:
-    """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create."""
-    for match in _LUA_SET.finditer(script):
-        command, index, rest = match.group(1).lower(), int(match.group(2)), match.group(3)
-        if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
-            lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
-            return index, lifetime
+    """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create;
+    n is 0 when the stored value is a literal of the script (`set KEYS[1] 'LOCK' NX`)."""
+    for pattern, literal in ((_LUA_SET, False), (_LUA_SET_LITERAL, True)):
+        for match in pattern.finditer(script):
+            command, rest = match.group(1).lower(), match.group(match.lastindex)
+            if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
+                lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
+                return (0 if literal else int(match.group(2))), lifetime
     return None
 _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
 
@@ -698,15 +705,21 @@ class Classifier:
         if found is None:
             return None
         index, has_lifetime = found
+        no_fix = ""
         if client is None:
             keys_count = get_arg(call, Arg(1))
             if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
                 return None
             key = get_arg(call, spec.key)
-            value = get_arg(call, Arg(2 + index))
+            value = get_arg(call, Arg(2 + index)) if index else script
         else:
             arguments = values[1]
-            value = arguments[index - 1] if arguments is not None and len(arguments) >= index else None
+            value = arguments[index - 1] if index and arguments is not None and len(arguments) >= index else None
+            if not index:
+                value = values[2]
+        if not index:
+            # The script stores a literal of its own: the script is where the value is made.
+            no_fix = "the script stores a value written in it: pass a fresh token as an argument (ARGV) instead"
         if key is None:
             return None
         common, in_pipeline = self._common(site, store, key, client=client, client_scope=client_scope)
@@ -720,6 +733,7 @@ class Classifier:
             result_name=result_name,
             result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
             in_pipeline=in_pipeline,
+            no_fix=no_fix,
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
         )
@@ -1158,6 +1172,10 @@ class Classifier:
         for store, spec in stores.script_object_specs(maker.func.attr.value):
             kind = self._script_kind(maker.args[0].value, where)
             key = _first_item(get_arg(site.call, spec.key))
+            if key is not None and kind is not None:
+                text = self._string_value(maker.args[0].value, where)
+                if text is not None and lua_claim(text) is not None:
+                    kind = None  # it claims KEYS[1]; what it deletes is another key (`del KEYS[2]`)
             if key is not None and kind is None:
                 text = self._string_value(maker.args[0].value, where)
                 arguments = get_arg(site.call, spec.token)
@@ -1165,7 +1183,7 @@ class Classifier:
                 claim_spec = next((c for c in store.claims if c.form == "script"), None)
                 if text is not None and claim_spec is not None:
                     claim = self._script_claim(
-                        site, store, claim_spec, key, (text, items), client=maker.func.value, client_scope=where
+                        site, store, claim_spec, key, (text, items, maker.args[0].value), client=maker.func.value, client_scope=where
                     )
                     if claim is not None:
                         self.claims.append(claim)

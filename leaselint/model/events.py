@@ -71,6 +71,8 @@ class Claim(Event):
     decides: bool = False
     # Made by an optimistic transaction: WATCH the key, find it absent, MULTI, then a plain write.
     optimistic: bool = False
+    # Why no fix is written for this claim (a value written inside its Lua script), or "".
+    no_fix: str = ""
 
 
 @dataclass(eq=False)
