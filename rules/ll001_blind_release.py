@@ -2904,6 +2904,29 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.UNSAFE,
         ),
+        # `delete(*keys)` of a list grown with `+=`: each item is a key it deletes.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def finish(job, token, keep_result):
+                lock = f"running:{job}"
+                if not r.set(lock, token, nx=True, ex=300):
+                    return
+                run(job)
+                stale = []
+                stale += [lock]
+                if not keep_result:
+                    stale += [f"result:{job}"]
+                r.delete(*stale)
+        """,
+            line=15,
+            column=5,
+            message_contains="(no automatic fix: the call deletes other keys too",
+        ),
     ]
 
 

@@ -63,6 +63,24 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
 _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 
 
+def _list_built(values: list) -> list[cst.BaseExpression] | None:
+    """The items of a list made with `x = [...]` and grown with `x += [...]` alone, or None."""
+    if len(values) < 2 or not isinstance(values[0], (cst.List, cst.Tuple)):
+        return None
+    items: list[cst.BaseExpression] = []
+    for value in values:
+        if isinstance(value, cst.AugAssign):
+            if not isinstance(value.operator, cst.AddAssign) or not isinstance(value.value, (cst.List, cst.Tuple)):
+                return None
+            value = value.value
+        elif not isinstance(value, (cst.List, cst.Tuple)):
+            return None
+        if any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        items.extend(e.value for e in value.elements)
+    return items
+
+
 def _absence_test(test: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
     """A test that holds when the read answered nothing: `not x`, `x is None`, `x in (mine, None)`."""
 
@@ -1141,6 +1159,10 @@ class Classifier:
                 continue
             value = arg.value
             if isinstance(value, cst.Name):
+                built = _list_built(scope.bindings.get(value.value, []))
+                if built is not None:
+                    found.extend(built)  # `keys = []` then `keys += [a, b]`
+                    continue
                 single = self.resolver.single_value(value.value, scope)
                 value = single[0] if single is not None and single[1] is scope else None
             if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
