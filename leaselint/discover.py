@@ -63,9 +63,13 @@ TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 def is_test_path(path: str, root: str = ".") -> bool:
     """A test module by its path under `root`: in a tests folder (`tests/`, `test_x/`, `x_tests/`),
     or named `test_*.py`, `*_test.py`, `conftest.py` or `tests.py`."""
-    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    if relative.startswith(".."):
-        relative = path
+    base = os.path.abspath(root)
+    if not os.path.isabs(path) and base == os.getcwd():
+        relative = path  # walked from the working folder, which is the root: relative already
+    else:
+        relative = os.path.relpath(os.path.abspath(path), base)
+        if relative.startswith(".."):
+            relative = path
     parts = relative.replace(os.sep, "/").split("/")
     name = parts[-1]
     for folder in parts[:-1]:

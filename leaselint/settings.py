@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from leaselint.diagnostics import Frozen
 from leaselint.discover import is_test_path, matches
 
@@ -88,12 +86,18 @@ class Settings(Frozen):
     def for_file(self, path: str) -> Settings:
         """These settings with the per-file ignores that match `path` folded into `ignore`, and
         whether it is a test module."""
-        tests = is_test_path(path, self.root)
+        # Most paths hold no "test" at all: no path arithmetic for them.
+        tests = "test" in path.lower() and is_test_path(path, self.root)
         if not self.per_file_ignores:
             if tests == self.tests:
                 return self
             # One object per kind of file, so the cache's digest of settings is made once for each.
-            return _with_tests(self, tests)
+            known = _VARIANTS.get(id(self))
+            if known is None or known[0] is not self:
+                if len(_VARIANTS) > 64:
+                    _VARIANTS.clear()
+                known = _VARIANTS[id(self)] = (self, self.replace(tests=tests))
+            return known[1]
         ignored = set(self.ignore)
         for pattern, codes in self.per_file_ignores:
             if matches(path, pattern, self.root):
@@ -101,6 +105,5 @@ class Settings(Frozen):
         return self.replace(ignore=frozenset(ignored), per_file_ignores=(), tests=tests)
 
 
-@functools.lru_cache(maxsize=16)
-def _with_tests(settings: Settings, tests: bool) -> Settings:
-    return settings.replace(tests=tests)
+# id(settings) -> (settings, the same settings for a file of the other kind): see for_file.
+_VARIANTS: dict[int, tuple[Settings, Settings]] = {}

@@ -7,6 +7,8 @@ read the events the model builds from this table.
 
 from __future__ import annotations
 
+import re
+
 import functools
 
 from dataclasses import dataclass
@@ -296,7 +298,7 @@ REDIS = Store(
     ),
     # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (optimistic_reads).
     claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
-    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b"NX", rb"condition\s*=\s*\w*\.?NX\b")),
+    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b".NX", rb"condition\s*=\s*\w+\.NX\b")),
     lifetime_reads=("ttl", "pttl"),
     other_api=(
         ("create_redis_pool", "create_redis", "create_connection", "create_pool"),
@@ -674,10 +676,10 @@ LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter
 
 
 def lock_shaped(name: str, methods) -> bool:
-    """A class named for a lock, mutex, lease or semaphore that acquires or releases, or is a context
-    manager."""
-    lowered = name.lower()
-    return any(word in lowered for word in LOCK_CLASS_WORDS) and bool(LOCK_CLASS_METHODS & set(methods))
+    """A class named for a lock, mutex, lease or semaphore (a word of its name: `MemcachedLock`,
+    `lease_handle`, not `Blocking`) that acquires or releases, or is a context manager."""
+    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    return bool(words & set(LOCK_CLASS_WORDS)) and bool(LOCK_CLASS_METHODS & set(methods))
 
 # Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
 FORCE_WORDS = ("force", "stale", "break", "reset")
