@@ -38,9 +38,10 @@ class BlindRelease(Rule):
     (`def delete(self, key): self._cache.delete(key)`); and two functions that
     only share a parameter name, unless the releasing one is named for it
     (`release_lock(key)`). A delete meant to break a lock whoever holds it is
-    taken as deliberate: in a function named for it (`break_`, `reset`,
-    `clear`, `admin...`, or a name with `force` or `stale`) or under
-    `if force:`.
+    taken as deliberate: in a function named for it (a name with `break`,
+    `reset`, `force` or `stale`, one that starts with `admin`, or exactly
+    `clear` or `clear_all`; `clear_lock` is a release like any other) or
+    under `if force:`.
 
     A delete in the branch where the claim failed (`if not r.set(...):
     r.delete(key)`) is reported too: the key is another worker's claim; and
