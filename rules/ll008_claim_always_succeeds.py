@@ -14,7 +14,10 @@ class ClaimAlwaysSucceeds(Rule):
     Reports a claim that cannot say "somebody else holds it": the result of an
     NX claim or `add` never tested (a bare statement, or assigned and never
     read; DynamoDB's conditional put and MongoDB's insert answer by raising,
-    and are not reported), pymemcache's `add` on a client with the default `noreply` (it
+    and are not reported); `self.acquire()` thrown away (a `__enter__` that
+    enters whatever the answer) where the class's `acquire` claims and can
+    return False, unless only a test of its own parameters leads there
+    (`if not blocking: return False`); pymemcache's `add` on a client with the default `noreply` (it
     returns True even when the key exists), and Django's `cache.add` with a
     literal timeout below one second.
 
@@ -164,6 +167,42 @@ class ClaimAlwaysSucceeds(Rule):
 
         """
         ),
+        # Only a caller that asks not to wait (`blocking=False`) can get False: `__enter__` waits.
+        Valid(
+            """\
+            import secrets
+            import time
+
+            import redis
+
+
+            class JobLock:
+                def __init__(self, client: redis.Redis, name):
+                    self.client = client
+                    self.key = f"job:{name}"
+                    self.token = None
+
+                def acquire(self, blocking=True):
+                    token = secrets.token_hex(16)
+                    while not self.client.set(self.key, token, nx=True, ex=60):
+                        if not blocking:
+                            return False
+                        time.sleep(0.1)
+                    self.token = token
+                    return True
+
+                def release(self):
+                    if not self.client.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, self.key, self.token):
+                        raise RuntimeError("lost")
+
+                def __enter__(self):
+                    self.acquire()
+                    return self
+
+                def __exit__(self, *exc):
+                    self.release()
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -245,6 +284,46 @@ class ClaimAlwaysSucceeds(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        # `__enter__` enters whatever `acquire` answers, and `acquire` gives up after a while.
+        Invalid(
+            """\
+            import secrets
+            import time
+
+            import redis
+
+
+            class JobLock:
+                def __init__(self, client: redis.Redis, name, wait=5.0):
+                    self.client = client
+                    self.key = f"job:{name}"
+                    self.wait = wait
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    give_up = time.monotonic() + self.wait
+                    while time.monotonic() < give_up:
+                        if self.client.set(self.key, token, nx=True, ex=60):
+                            self.token = token
+                            return True
+                        time.sleep(0.1)
+                    return False
+
+                def release(self):
+                    self.client.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, self.key, self.token)
+
+                def __enter__(self):
+                    self.acquire()
+                    return self
+
+                def __exit__(self, *exc):
+                    self.release()
+        """,
+            line=28,
+            column=9,
+            message_contains="`acquire` can answer that it did not get the lease (line 22)",
+        ),
     ]
 
 
@@ -278,6 +357,15 @@ class ClaimAlwaysSucceeds(Rule):
                         f"A lifetime below one second is cut to 0 s: the claim of `{code_of(claim.key)}` stores nothing "
                         "and still succeeds for every worker",
                     )
+
+
+        for call, _scope, method, line in context.model.ignored_claims:
+            yield self.at_node(
+                context,
+                call,
+                f"`{method}` can answer that it did not get the lease (line {line}), and this call throws the "
+                "answer away: the code after it runs without the lease",
+            )
 
 
 def _reply_requested(claim, code_of) -> bool:

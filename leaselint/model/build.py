@@ -131,6 +131,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         lock_key_deletes=classifier.lock_key_deletes(leases),
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
+        ignored_claims=classifier.ignored_claims,
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,

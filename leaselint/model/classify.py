@@ -296,6 +296,9 @@ class Classifier:
         self.lock_class_claims: list[Claim] = []
         # `self.release()` thrown away where the method returns its checked release's answer.
         self.answered_calls: list[Release] = []
+        # `self.acquire()` thrown away where the method can answer that the claim failed:
+        # (the call, its scope, the method's name, the line of the failing return).
+        self.ignored_claims: list[tuple] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
@@ -345,6 +348,7 @@ class Classifier:
         if self.lock_class_claims:
             self._lock_class_releases()
         self.answered_calls = self._answered_by_methods()
+        self.ignored_claims = self._ignored_claim_calls()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -467,6 +471,56 @@ class Classifier:
                 )
             )
         return found
+
+    def _ignored_claim_calls(self) -> list[tuple]:
+        """`self.acquire()` as a statement (a `__enter__` that enters whatever the answer), where the
+        class's `acquire` claims and can answer that it failed: a `return False` (or the claim's answer
+        returned) that no test of its own parameters guards (`if not blocking: return False`)."""
+        from leaselint.model.summary import _returns
+
+        failing: dict[tuple[int, str], int] = {}
+        for claim in self.claims:
+            scope = claim.scope
+            if scope.cls is None:
+                scope = self.resolver._enclosing_method(scope) or scope  # a retried inner `_acquire()`
+            if scope.cls is None or scope.self_name is None or scope.is_test or (id(scope.cls), scope.name) in failing:
+                continue
+            if free_names(claim.key_shape) & set(scope.params):
+                continue  # a store API of its own (`def add(self, key, value)`): its caller's key, no lease
+            line = self._failing_return(scope, claim, _returns(scope.node))
+            if line is not None:
+                failing[(id(scope.cls), scope.name)] = line
+        found = []
+        for site in self.walker.calls if failing else ():
+            func = site.call.func
+            cls = site.scope.cls
+            if cls is None or site.usage != "statement" or site.scope.is_test:
+                continue
+            if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                continue
+            line = failing.get((id(cls), func.attr.value))  # type: ignore[union-attr]
+            if line is not None and site.scope.name != func.attr.value:  # type: ignore[union-attr]
+                found.append((site.call, site.scope, func.attr.value, line))  # type: ignore[union-attr]
+        return found
+
+    def _failing_return(self, scope: Scope, claim: Claim, returns: list) -> int | None:
+        params = set(scope.params[1:])
+        guards = [n for n in nodes(scope.node, trivia=False) if type(n) is cst.If]
+        for node in returns:
+            value = node.value
+            fails = (isinstance(value, cst.Name) and value.value == "False") or (
+                value is not None and (contains_call_or_name(value, claim.call, claim.result_name))
+            )
+            if not fails:
+                continue
+            guarded = any(
+                contains_call_or_name(guard.body, node, None)
+                and any(type(n) is cst.Name and n.value in params for n in nodes(guard.test, trivia=False))
+                for guard in guards
+            )
+            if not guarded:
+                return self.positions[node].start.line
+        return None
 
     def _lock_class_releases(self) -> None:
         """A delete of a lock-class claim's key on its client is that store's release (the table's

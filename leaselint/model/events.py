@@ -213,6 +213,9 @@ class LeaseModel:
     # Imported names called (`release_lock(k)`), and (imported name, attribute) called (`locks.release(k)`).
     called_imports: set = field(default_factory=set)
     called_attributes: set = field(default_factory=set)
+    # `self.acquire()` thrown away where the class's acquire can answer that its claim failed:
+    # (call, scope, method name, line of the failing return).
+    ignored_claims: list = field(default_factory=list)
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
 
