@@ -1172,6 +1172,11 @@ class LeaseFixer:
             raise NoFix("the claim cannot take the lifetime in the same call")
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
             raise NoFix("the expiry shares its line with other statements")
+        for node in nodes(expire.scope.node, trivia=False):
+            if type(node) is cst.If and contains(node.body, expire.statement) and not contains(node.test, claim.call):
+                names = {n.value for n in nodes(node.test, trivia=False) if type(n) is cst.Name}
+                if claim.result_name is None or names - {claim.result_name, "not"}:
+                    raise NoFix("the expiry runs only under a condition of its own: the claim would always get it")
         receiver = self._text(claim.receiver)
         ttl = self._text(expire.ttl)  # type: ignore[arg-type]
         if claim.method == "set":
@@ -1215,8 +1220,8 @@ class LeaseFixer:
             and len(node.body.body) == 1
             and node.body.body[0] is statement
         ]
-        if len(found) != 1:
-            return None
+        if len(found) != 1 or self._alone_in_block(found[0], scope_node):
+            return None  # the `if` is its block's only statement: removing it would leave the block empty
         guard = found[0]
         test = guard.test.expression if isinstance(guard.test, cst.UnaryOperation) else guard.test
         while isinstance(test, cst.Attribute):

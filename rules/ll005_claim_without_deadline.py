@@ -603,6 +603,72 @@ class ClaimWithoutDeadline(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        # The `if` that set the lifetime goes, inside a loop whose body keeps its `break`.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name, token):
+                ok = r.setnx(f"lock:{name}", token)
+                while True:
+                    if ok:
+                        r.expire(f"lock:{name}", 30)
+                    break
+                return ok
+
+
+            def release_lock(name, token):
+                if not r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token):
+                    raise RuntimeError("lost")
+        """,
+            line=7,
+            column=10,
+            fixed="""\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name, token):
+                ok = bool(r.set(f"lock:{name}", token, nx=True, ex=30))
+                while True:
+                    break
+                return ok
+
+
+            def release_lock(name, token):
+                if not r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token):
+                    raise RuntimeError("lost")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        # An expiry under a condition of its own (`if renew:`): merged, every claim would get it.
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire_lock(name, token, renew):
+                ok = r.setnx(f"lock:{name}", token)
+                if ok:
+                    if renew:
+                        r.expire(f"lock:{name}", 30)
+                return ok
+
+
+            def release_lock(name, token):
+                if not r.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, f"lock:{name}", token):
+                    raise RuntimeError("lost")
+        """,
+            line=7,
+            column=10,
+            message_contains="(no automatic fix: the expiry runs only under a condition of its own",
+        ),
     ]
 
 
