@@ -355,3 +355,31 @@ def test_a_property_of_an_object_of_a_module_class_is_what_it_returns():
     )
     ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
     assert (origin.kind, origin.reason) == (GUESSABLE, "time.time()")
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "TICKET = Ticket(owner=secrets.token_hex(16))",
+        "TICKET = Ticket(secrets.token_hex(16))",
+        "def renew(t):\n    t.owner = secrets.token_hex(16)",
+    ],
+)
+def test_a_default_the_module_replaces_is_no_origin(elsewhere):
+    code = HEADER + textwrap.dedent(
+        """
+        import dataclasses
+
+
+        @dataclasses.dataclass
+        class Ticket:
+            owner: str = "worker"
+
+
+        def run(job, ticket: Ticket):
+            if r.set(f"lock:{job}", ticket.owner, nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    ) + "\n" + elsewhere + "\n"
+    ((_, _, origin),) = list(build_model(cst.parse_module(code)).token_origins())
+    assert origin.kind == UNKNOWN

@@ -89,6 +89,8 @@ class Origins:
         self.self_calls = self_calls or {}
         # The module's classes by name: a setting read from one of their objects (`config.owner`).
         self.classes = classes or {}
+        # (id of a class, attribute) -> whether the module gives it another value (_set_elsewhere).
+        self._given: dict = {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -336,11 +338,32 @@ class Origins:
                 return self._class_of(values[0][0], values[0][1], depth + 1)
         return None
 
+    def _set_elsewhere(self, info, name: str) -> bool:
+        """The module gives the class's objects something else than the default: a construction with
+        arguments (`Ticket(key, owner=token)`), or an assignment of the attribute (`t.owner = ...`)."""
+        found = self._given.get((id(info), name))
+        if found is None:
+            found = False
+            module = self.resolver.module_scope.node
+            for node in nodes(module, trivia=False):
+                kind = type(node)
+                if kind is cst.Call and isinstance(node.func, cst.Name) and node.func.value == info.name:
+                    if any(arg.keyword is None or arg.keyword.value == name for arg in node.args):
+                        found = True
+                        break
+                elif kind in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign):
+                    target = node.target
+                    if isinstance(target, cst.Attribute) and target.attr.value == name:
+                        found = True
+                        break
+            self._given[(id(info), name)] = found
+        return found
+
     def _field(self, info, name: str, key_shape, depth: int) -> Origin | None:
         """A class's setting with a fixed or guessable default (`owner: str = field(default_factory=
         lambda: f"{socket.gethostname()}:{os.getpid()}")`): one value per settings object."""
         values = info.bindings.get(name, [])
-        if len(values) != 1 or values[0] is None:
+        if len(values) != 1 or values[0] is None or self._set_elsewhere(info, name):
             return None
         value = _field_default(values[0])
         if value is None:
