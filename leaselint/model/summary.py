@@ -26,6 +26,7 @@ import libcst as cst
 
 from leaselint.model import stores
 from leaselint.model.keys import free_names, literal_string
+from leaselint.model.scope import count_names
 from leaselint.project import outside_project
 
 # How deep locals are followed back to the parameters they are made of.
@@ -160,6 +161,8 @@ def _returned(event, model) -> tuple[bool, str | None]:
     name = model.assigned.get(id(event.call))
     if name is None:
         return False, None
+    if count_names(event.scope.node, name) != 2:
+        return False, None  # the function reads the answer itself (`if not ok: log...`): it handles it
     for node in _returns(event.scope.node):
         value = node.value
         if isinstance(value, cst.Name) and value.value == name:
