@@ -203,6 +203,40 @@ class ClaimAlwaysSucceeds(Rule):
                     self.release()
         """
         ),
+        # Only a patience the constructor was given leads to False, and `__enter__` asks for the held
+        # token after the call.
+        Valid(
+            """\
+            import secrets
+            import time
+
+            import redis
+
+
+            class ReportLock:
+                def __init__(self, client: redis.Redis, name, patience=None):
+                    self.client = client
+                    self.key = f"report:{name}"
+                    self.patience = patience
+                    self.held = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    deadline = None if self.patience is None else time.monotonic() + self.patience
+                    while not self.client.set(self.key, token, nx=True, ex=30):
+                        if deadline is not None and time.monotonic() > deadline:
+                            return False
+                        time.sleep(0.1)
+                    self.held = token
+                    return True
+
+                def __enter__(self):
+                    self.acquire()
+                    if self.held is None:
+                        raise RuntimeError("report lock not acquired")
+                    return self
+        """
+        ),
     ]
     INVALID = [
         Invalid(

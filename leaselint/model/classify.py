@@ -499,12 +499,52 @@ class Classifier:
             if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
                 continue
             line = failing.get((id(cls), func.attr.value))  # type: ignore[union-attr]
-            if line is not None and site.scope.name != func.attr.value:  # type: ignore[union-attr]
-                found.append((site.call, site.scope, func.attr.value, line))  # type: ignore[union-attr]
+            if line is None or site.scope.name == func.attr.value:  # type: ignore[union-attr]
+                continue
+            if self._state_tested(site.scope, cls.methods.get(func.attr.value)):  # type: ignore[union-attr]
+                continue  # `if self.token is None: raise`: the caller asks the object instead
+            found.append((site.call, site.scope, func.attr.value, line))  # type: ignore[union-attr]
         return found
 
+    def _state_tested(self, caller: Scope, method: Scope | None) -> bool:
+        """The caller tests an attribute the claiming method sets (the held token)."""
+        if method is None:
+            return False
+        set_there = {
+            attr for attr, values in method.cls.attrs.items() for _, where in values if where is method  # type: ignore[union-attr]
+        }
+        for node in nodes(caller.node, trivia=False):
+            if type(node) in (cst.If, cst.Assert, cst.While):
+                for n in nodes(node.test, trivia=False):
+                    if type(n) is cst.Attribute and n.attr.value in set_there and self.resolver.is_self(n.value, caller):
+                        return True
+        return False
+
     def _failing_return(self, scope: Scope, claim: Claim, returns: list) -> int | None:
-        params = set(scope.params[1:])
+        # What a caller or the object's constructor chose: the method's parameters, the object's
+        # settings from `__init__` parameters (`self.timeout`), and locals made of either.
+        settings = set(scope.params[1:])
+        made_from = {
+            attr
+            for attr, values in scope.cls.attrs.items()  # type: ignore[union-attr]
+            for value, where in values
+            if where.name == "__init__" and value is not None and any(
+                type(n) is cst.Name and n.value in where.params[1:] for n in nodes(value, trivia=False)
+            )
+        }
+
+        def chosen(test: cst.CSTNode) -> bool:
+            for n in nodes(test, trivia=False):
+                if type(n) is cst.Name and n.value in settings:
+                    return True
+                if type(n) is cst.Attribute and n.attr.value in made_from and self.resolver.is_self(n.value, scope):
+                    return True
+            return False
+
+        for name, values in scope.bindings.items():
+            if len(values) == 1 and values[0] is not None and chosen(values[0]):
+                settings.add(name)
+        params = settings
         guards = [n for n in nodes(scope.node, trivia=False) if type(n) is cst.If]
         for node in returns:
             value = node.value
@@ -513,11 +553,7 @@ class Classifier:
             )
             if not fails:
                 continue
-            guarded = any(
-                contains_call_or_name(guard.body, node, None)
-                and any(type(n) is cst.Name and n.value in params for n in nodes(guard.test, trivia=False))
-                for guard in guards
-            )
+            guarded = any(contains_call_or_name(guard.body, node, None) and chosen(guard.test) for guard in guards)
             if not guarded:
                 return self.positions[node].start.line
         return None
