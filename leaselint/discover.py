@@ -69,7 +69,8 @@ def is_test_path(path: str, root: str = ".") -> bool:
     else:
         relative = os.path.relpath(os.path.abspath(path), base)
         if relative.startswith(".."):
-            relative = path
+            # Outside the root: its own folder alone tells, not the folders a checkout sits in.
+            relative = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
     parts = relative.replace(os.sep, "/").split("/")
     name = parts[-1]
     for folder in parts[:-1]:

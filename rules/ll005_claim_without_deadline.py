@@ -29,8 +29,10 @@ class ClaimWithoutDeadline(Rule):
     claim. MongoDB: a claim document without an expiry field.
 
     A lock object made inside a test (a test function, fixture or test class,
-    or anywhere in a test module: under a `tests/` folder, `test_*.py`,
-    `*_test.py`, `conftest.py`) is the test's own and is not reported.
+    or anywhere in a test module: a file under a folder named `test`, `tests`,
+    `testing`, `test_*` or `*_tests` below the configuration's folder, or
+    named `test_*.py`, `*_test.py`, `conftest.py` or `tests.py`) is the test's
+    own and is not reported.
 
     Lease keys only: a counter or marker set with `incr` or `set(nx=True)`
     and never released is not a lease.

@@ -75,3 +75,9 @@ def test_the_cache_keeps_a_test_module_apart_from_the_same_text_elsewhere(tmp_pa
     app, tests = settings.for_file(os.path.join(tmp_path, "app", "w.py")), settings.for_file(os.path.join(tmp_path, "tests", "w.py"))
     assert not app.tests and tests.tests
     assert Cache.key(WORKER.encode(), app) != Cache.key(WORKER.encode(), tests)
+
+
+def test_a_file_outside_the_root_is_told_by_its_own_folder_alone(tmp_path):
+    root = tmp_path / "project"
+    assert not is_test_path(str(tmp_path / "testing" / "app" / "locks.py"), str(root))
+    assert is_test_path(str(tmp_path / "other" / "tests" / "locks.py"), str(root))
