@@ -199,7 +199,7 @@ def _add_claim(data: bytes, table: dict, holds) -> bool:
 # A class named for a lock (stores.LOCK_CLASS_WORDS): `add` in it may claim on any receiver.
 _LOCK_CLASS = re.compile(
     rb"^[ \t]*class[ \t]+\w*(?:"
-    + b"|".join(w.encode() + b"|" + w.capitalize().encode() for w in stores.LOCK_CLASS_WORDS)
+    + b"|".join(b"|".join((w.encode(), w.capitalize().encode(), w.upper().encode())) for w in stores.LOCK_CLASS_WORDS)
     + rb")(?![a-z])",
     re.M,
 )

@@ -252,6 +252,30 @@ class ClaimWithoutDeadline(Rule):
                 first.release()
         """
         ),
+        # WATCH, a read that fills in a default, MULTI, a write: the write happens either way, no claim.
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def touch(name):
+                key = f"visits:{name}"
+                with r.pipeline() as pipe:
+                    pipe.watch(key)
+                    seen = pipe.get(key)
+                    if seen is None:
+                        seen = b"0"
+                    pipe.multi()
+                    pipe.set(key, "fresh")
+                    pipe.execute()
+
+
+            def forget(name):
+                r.delete(f"visits:{name}")
+        """
+        ),
     ]
     INVALID = [
         Invalid(

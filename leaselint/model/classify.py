@@ -12,7 +12,7 @@ from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
 from leaselint.model.events import Check, Claim, Event, Expire, Lease, LockObject, Read, Release, Write
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
-from leaselint.model.scope import Scope, contains_call_or_name, count_names, only_attributes_taken
+from leaselint.model.scope import Scope, contains, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite, Walker, does_nothing, dotted, script_object_call
@@ -1109,7 +1109,12 @@ class Classifier:
             exists = call.func.attr.value == "exists"  # type: ignore[union-attr]
             for test, scope in self.walker.branch_tests:
                 if scope is write.scope and contains_call_or_name(test, call, name):
-                    if exists or _absence_test(test, call, name):
+                    if not (exists or _absence_test(test, call, name)):
+                        continue
+                    branch = self.walker.if_tests.get(id(test))
+                    # The write happens only one way: inside the `if`, or after one that leaves
+                    # (`if pipe.exists(key): return False`); not after `if old is None: old = 0`.
+                    if branch is not None and (contains(branch, write.call) or _exits(branch.body)):
                         return True
         return False
 
