@@ -198,13 +198,21 @@ class LeaseFixer:
 
     def _exported(self) -> set[str]:
         """The names the module's `__all__` lists."""
-        values = self.model.resolver.module_scope.bindings.get("__all__", [])
+        module_scope = self.model.resolver.module_scope
+        if "__all__" not in module_scope.bindings:
+            return set()
         found: set[str] = set()
-        for value in values:
-            for element in getattr(value, "elements", ()):
-                text = element.value.evaluated_value if isinstance(element.value, cst.SimpleString) else None
-                if isinstance(text, str):
-                    found.add(text)
+        # Every string the module puts in `__all__`: `= [...]`, `+= [...]`, `[...] + [...]`, `.extend([...])`.
+        parts = list(module_scope.bindings["__all__"])
+        for node in nodes(self.model.module, trivia=False):
+            if type(node) is cst.Call and isinstance(node.func, cst.Attribute) and dotted(node.func) in (
+                "__all__.extend", "__all__.append"
+            ):
+                parts.extend(arg.value for arg in node.args)
+        for part in parts:
+            for item in nodes(part, trivia=False) if part is not None else ():
+                if type(item) is cst.SimpleString and isinstance(item.evaluated_value, str):
+                    found.add(item.evaluated_value)
         return found
 
     def _claim_returns_token(self, claim: Claim) -> tuple[list[Edit], bool]:

@@ -587,3 +587,22 @@ def test_a_claim_in_a_nested_def_header_gets_its_token_in_the_outer_function():
         "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
         '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
     )
+
+
+@pytest.mark.parametrize(
+    "exported",
+    ['__all__ = ["acquire_lock"]\n__all__ += ["release_lock"]', '__all__ = []\n__all__.extend(["release_lock"])', '__all__ = ["a"] + ["release_lock"]'],
+)
+def test_a_claim_and_release_pair_the_module_exports_however_all_is_built_gets_no_fix(exported):
+    from leaselint.runner import lint_text
+    from leaselint.settings import Settings
+    from leaselint.source import SourceText
+
+    code = (
+        "import redis\n\nr = redis.Redis()\n\n" + exported + "\n\n\n"
+        "def acquire_lock(name):\n    return bool(r.set(f\"lock:{name}\", \"1\", nx=True, ex=60))\n\n\n"
+        "def release_lock(name):\n    r.delete(f\"lock:{name}\")\n"
+    )
+    result = lint_text(SourceText(code), "m.py", Settings(select=frozenset({"LL001"}), fix=True, unsafe_fixes=True))
+    assert result.fixed_text is None
+    assert "is in the module's `__all__`" in result.diagnostics[0].message
