@@ -1100,13 +1100,8 @@ class LeaseFixer:
         edits += self.header_edit(logging=True, secrets=False, script=False)
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
-    def log_dropped_release(self, release: Release) -> Fix:
-        """LL006: `if not release(...): pass` (or a debug log) -> a warning naming the key."""
-        node = release.dropped
-        assert node is not None
-        body = node.body
-        if not isinstance(body, cst.IndentedBlock):
-            raise NoFix("the branch is on the line of its `if`")
+    def _debug_to_warning(self, body: cst.IndentedBlock) -> Fix | None:
+        """The block's debug logs as warnings (logged where production never looks), or None."""
         debug = [
             item.value
             for line in body.body
@@ -1115,10 +1110,21 @@ class LeaseFixer:
             if isinstance(item, cst.Expr) and isinstance(item.value, cst.Call)
             and isinstance(item.value.func, cst.Attribute) and item.value.func.attr.value == "debug"
         ]
-        if debug:
-            # Logged where production never looks: the same message, as a warning.
-            edits = [self._replace(call.func.attr, "warning") for call in debug]
-            return Fix("Log the lost lease as a warning, not at debug level", tuple(edits), Applicability.SAFE)
+        if not debug:
+            return None
+        edits = [self._replace(call.func.attr, "warning") for call in debug]
+        return Fix("Log the lost lease as a warning, not at debug level", tuple(edits), Applicability.SAFE)
+
+    def log_dropped_release(self, release: Release) -> Fix:
+        """LL006: `if not release(...): pass` (or a debug log) -> a warning naming the key."""
+        node = release.dropped
+        assert node is not None
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise NoFix("the branch is on the line of its `if`")
+        louder = self._debug_to_warning(body)
+        if louder is not None:
+            return louder
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         first = body.body[0]
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
@@ -1135,18 +1141,9 @@ class LeaseFixer:
         body = handler.body
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the handler's body is on its line")
-        debug = [
-            item.value
-            for line in body.body
-            if isinstance(line, cst.SimpleStatementLine)
-            for item in line.body
-            if isinstance(item, cst.Expr) and isinstance(item.value, cst.Call)
-            and isinstance(item.value.func, cst.Attribute) and item.value.func.attr.value == "debug"
-        ]
-        if debug:
-            # Logged where production never looks: the same message, as a warning.
-            edits = [self._replace(call.func.attr, "warning") for call in debug]
-            return Fix("Log the lost lease as a warning, not at debug level", tuple(edits), Applicability.SAFE)
+        louder = self._debug_to_warning(body)
+        if louder is not None:
+            return louder
         name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
         if handler.type is None:
             # A bare `except:` stays as it is: the log carries the error.

@@ -11,7 +11,6 @@ import dataclasses
 
 import libcst as cst
 
-from leaselint.diagnostics import Position
 from leaselint.model.events import Claim, Release
 from leaselint.model.scope import count_names
 from leaselint.model.stores import row_of
@@ -189,21 +188,8 @@ class SummarisedCalls:
         if receiver is None:
             return None
         store, spec = row_of(ref)
-        position = classifier.positions[site.call]
-        common = dict(
-            store=store,
-            call=site.call,
-            receiver=receiver,
-            receiver_shape=receiver_shape,
-            key=key,
-            key_shape=classifier.resolver.shape(key, site.scope),
-            scope=site.scope,
-            statement=site.statement,
-            insertable=site.insertable,
-            awaited=id(site.call) in self.walker.awaited,
-            start=Position(position.start.line, position.start.column),
-            end=Position(position.end.line, position.end.column),
-            via=via,
+        common = classifier.made_at(
+            site, store, receiver, receiver_shape, key, classifier.resolver.shape(key, site.scope), via
         )
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))

@@ -449,28 +449,29 @@ class Classifier:
                 continue
             release, lost_when = known
             spec = release.spec if lost_when == release.spec.lost_when else dataclasses.replace(release.spec, lost_when=lost_when)
-            position = self.positions[site.call]
-            found.append(
-                Release(
-                    store=release.store,
-                    call=site.call,
-                    receiver=release.receiver,
-                    receiver_shape=release.receiver_shape,
-                    key=release.key,
-                    key_shape=release.key_shape,
-                    scope=site.scope,
-                    statement=site.statement,
-                    insertable=site.insertable,
-                    awaited=id(site.call) in self.walker.awaited,
-                    start=Position(position.start.line, position.start.column),
-                    end=Position(position.end.line, position.end.column),
-                    via=f"`{release.scope.name}` (line {release.start.line})",
-                    spec=spec,
-                    checked=True,
-                    usage=site.usage,
-                )
-            )
+            via = f"`{release.scope.name}` (line {release.start.line})"
+            common = self.made_at(site, release.store, release.receiver, release.receiver_shape, release.key, release.key_shape, via)
+            found.append(Release(**common, spec=spec, checked=True, usage=site.usage))
         return found
+
+    def made_at(self, site: CallSite, store, receiver, receiver_shape, key, key_shape, via: str) -> dict:
+        """The event fields of a claim or release made by a call of the project's own function (`via`)."""
+        position = self.positions[site.call]
+        return dict(
+            store=store,
+            call=site.call,
+            receiver=receiver,
+            receiver_shape=receiver_shape,
+            key=key,
+            key_shape=key_shape,
+            scope=site.scope,
+            statement=site.statement,
+            insertable=site.insertable,
+            awaited=id(site.call) in self.walker.awaited,
+            start=Position(position.start.line, position.start.column),
+            end=Position(position.end.line, position.end.column),
+            via=via,
+        )
 
     def _ignored_claim_calls(self) -> list[tuple]:
         """`self.acquire()` as a statement (a `__enter__` that enters whatever the answer), where the
