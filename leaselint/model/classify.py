@@ -454,8 +454,8 @@ class Classifier:
             found.append(Release(**common, spec=spec, checked=True, usage=site.usage))
         return found
 
-    def made_at(self, site: CallSite, store, receiver, receiver_shape, key, key_shape, via: str) -> dict:
-        """The event fields of a claim or release made by a call of the project's own function (`via`)."""
+    def made_at(self, site: CallSite, store, receiver, receiver_shape, key, key_shape, via: str | None) -> dict:
+        """The event fields of a call: a store's, or one of the project's own functions (`via`)."""
         position = self.positions[site.call]
         return dict(
             store=store,
@@ -697,7 +697,6 @@ class Classifier:
             receiver, receiver_scope, in_pipeline = self._receiver_of(client, client_scope or site.scope)
         else:
             receiver, receiver_scope, in_pipeline = self._receiver(site)
-        position = self.positions[site.call]
         receiver_shape = self.resolver.shape(receiver, receiver_scope)
         key_shape = self.resolver.shape(key, site.scope)
         if document is not None:
@@ -705,21 +704,9 @@ class Classifier:
                 receiver_shape = ("table", receiver_shape, self.resolver.shape(document.table, site.scope))
             if field is not None:
                 key_shape = ("field", field, key_shape)
-        return dict(
-            store=store,
-            call=site.call,
-            receiver=written,
-            receiver_shape=receiver_shape,
-            key=key,
-            key_shape=key_shape,
-            scope=site.scope,
-            statement=site.statement,
-            insertable=site.insertable,
-            awaited=id(site.call) in self.walker.awaited,
-            start=Position(position.start.line, position.start.column),
-            end=Position(position.end.line, position.end.column),
-            client_call=self.recognition(store, written, client_scope or site.scope)[1],
-        ), in_pipeline
+        common = self.made_at(site, store, written, receiver_shape, key, key_shape, None)
+        common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
+        return common, in_pipeline
 
     def _receiver(self, site: CallSite) -> tuple[cst.BaseExpression, Scope, bool]:
         """The client behind a call's receiver; a pipeline stands for the client it came from."""
