@@ -17,6 +17,7 @@ import libcst as cst
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Lease, LeaseModel, Release
 from leaselint.source import LineIndex
+from leaselint.model import stores
 from leaselint.model.build import is_docstring
 from leaselint.model.keys import free_names
 from leaselint.model.positions import head
@@ -431,11 +432,12 @@ class LeaseFixer:
         token: no other store command may compare the old one with the key (a renewal script would
         then never match)."""
         cls = release.scope.cls
+        sent = stores.commands(release.store)
         events = {id(c.call) for c in claims} | {id(r.call) for lease in self.model.leases for r in lease.releases}
         for node in nodes(cls.node, trivia=False):  # type: ignore[union-attr]
             if type(node) is not cst.Call or id(node) in events or not isinstance(node.func, cst.Attribute):
                 continue
-            if node.func.attr.value not in _STORE_COMMANDS:
+            if node.func.attr.value not in sent:
                 continue
             if any(
                 isinstance(arg.value, cst.Attribute) and arg.value.attr.value == attr and isinstance(arg.value.value, cst.Name)
@@ -556,21 +558,9 @@ class LeaseFixer:
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
         for event in events:
-            if isinstance(event, Claim) and (event.no_fix or (event.spec is not None and event.spec.no_fix)):
-                raise NoFix(event.no_fix or event.spec.no_fix)
-            first = event.call.args[0] if event.call.args else None
-            if (
-                isinstance(event, Release)
-                and first is not None
-                and first.keyword is None
-                and isinstance(first.value, (cst.List, cst.Tuple))
-            ):
-                raise NoFix("the release names its keys in a list (coredis's `delete([key])`): its client takes other arguments than the fix would write")
-            if isinstance(event, Claim) and event.optimistic:
-                raise NoFix(
-                    "the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
-                    "token-checked compare-and-delete"
-                )
+            why = event.no_fix or getattr(event.spec, "no_fix", "")
+            if why:
+                raise NoFix(why)
             if event.via is not None:
                 if isinstance(event, Claim):
                     raise NoFix(f"the claim is made inside {event.via}")
@@ -1444,10 +1434,6 @@ def _unique(preferred: str, taken: set[str], base: str) -> str:
     while f"{base}_{index}" in taken:
         index += 1
     return f"{base}_{index}"
-
-
-# Store commands that may compare a value with the key's (a renewal, another checked release).
-_STORE_COMMANDS = frozenset({"eval", "evalsha", "execute_command", "fcall", "get", "getex", "expire", "pexpire"})
 
 
 class _NumberReads(cst.CSTVisitor):

@@ -1022,7 +1022,7 @@ class Classifier:
                 by_pipe.setdefault((id(site.scope), receiver.value), []).append((kind, line, site))
         kept = []
         for write in self.writes:
-            claim = self._optimistic(write, by_pipe) if write.store.optimistic_reads else None
+            claim = self._optimistic(write, by_pipe) if write.store.optimistic_claim else None
             if claim is None:
                 kept.append(write)
             else:
@@ -1062,22 +1062,23 @@ class Classifier:
                 and e.start.line >= opened
                 for e in self.expiries
             )
-        claim_spec = next((c for c in store.claims if c.method == "set"), store.claims[0])
-        fields = {f: getattr(write, f) for f in _EVENT_FIELDS}
+        claim_spec = next(c for c in store.claims if c.method == store.optimistic_claim)
+        fields = {f: getattr(write, f) for f in _EVENT_FIELDS if f != "no_fix"}
         return Claim(
             **fields,
             spec=claim_spec,
             value=write.value,
             has_lifetime=has_lifetime,
             in_pipeline=True,
-            optimistic=True,
+            no_fix="the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
+            "token-checked compare-and-delete",
         )
 
     def _tested_absent(self, write: Write, pipe: str, opened: int) -> bool:
         """A read of the written key on the pipeline, before `multi()`, whose answer an `if` tests for
         absence (`exists`; `get` compared with None or taken as false), and which the write's value
         is not made of (`set(key, int(old) + 1)` updates, it does not claim)."""
-        reads = write.store.optimistic_reads
+        reads = (*write.store.absence_reads, *write.store.optimistic_reads)
         for site in self.walker.calls:
             call = site.call
             receiver = call.func.value  # type: ignore[union-attr]
@@ -1094,7 +1095,7 @@ class Classifier:
             name = self.walker.assigned.get(id(call))
             if name is not None and write.value is not None and contains_call_or_name(write.value, None, name):
                 continue
-            exists = call.func.attr.value == "exists"  # type: ignore[union-attr]
+            exists = call.func.attr.value in write.store.absence_reads  # type: ignore[union-attr]
             for test, scope in self.walker.branch_tests:
                 if scope is write.scope and contains_call_or_name(test, call, name):
                     if not (exists or _absence_test(test, call, name)):
@@ -1165,6 +1166,7 @@ class Classifier:
         if spec.form != "call":
             return self._document_releases(site, store, spec)
         many = False
+        listed = ""  # why no fix, for keys named in a list (the store table's listed_keys)
         if spec.command:
             words = self._command_words(call)
             if not words or words[0] not in spec.command:
@@ -1177,8 +1179,9 @@ class Classifier:
         else:
             starred = self._starred_keys(call, site.scope)
             keys = positional_args(call) + starred
-            if len(keys) == 1 and not starred and isinstance(keys[0], (cst.List, cst.Tuple)):
+            if len(keys) == 1 and not starred and isinstance(keys[0], (cst.List, cst.Tuple)) and store.listed_keys:
                 keys = [e.value for e in keys[0].elements if not isinstance(e, cst.StarredElement)]  # `delete([key])`
+                listed = store.listed_keys
             # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
             many = bool(starred)
         checked = spec.checked
@@ -1205,6 +1208,7 @@ class Classifier:
                     other_keys=len(keys) - 1 or int(many),
                     deliberate=_deliberate(site),
                     token=token,
+                    no_fix=listed,
                 )
             )
         return found

@@ -40,6 +40,9 @@ class Event:
     # Made by a call to a function of another module of the project, which claims or releases on the
     # caller's key (`release_lock(key)`): that function, as "`release_lock` (app/locks.py:12)".
     via: str | None = None
+    # Why no fix may touch this event, or "": a claim a WATCH/MULTI transaction makes, a value written
+    # inside a Lua script, keys named in a list (coredis).
+    no_fix: str = ""
 
     @property
     def method(self) -> str:
@@ -69,10 +72,6 @@ class Claim(Event):
     caught: frozenset = frozenset()
     # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).
     decides: bool = False
-    # Made by an optimistic transaction: WATCH the key, find it absent, MULTI, then a plain write.
-    optimistic: bool = False
-    # Why no fix is written for this claim (a value written inside its Lua script), or "".
-    no_fix: str = ""
 
 
 @dataclass(eq=False)

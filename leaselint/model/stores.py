@@ -157,8 +157,14 @@ class Store:
     watch: tuple[str, ...] = ()
     multi: tuple[str, ...] = ()
     # Reads that test, between `watch` and `multi`, whether the watched key is absent: a write of the
-    # key queued after `multi` is then a claim (an optimistic WATCH/MULTI/EXEC transaction).
+    # key queued after `multi` is then a claim (an optimistic WATCH/MULTI/EXEC transaction), standing
+    # as the row's claim `optimistic_claim`. `absence_reads` answer presence itself (`exists`); the
+    # value `optimistic_reads` answer must be compared with None or taken as false.
+    absence_reads: tuple[str, ...] = ()
     optimistic_reads: tuple[str, ...] = ()
+    optimistic_claim: str = ""
+    # Why no fix is written for a release that names its keys in a list (`delete([key])`), or "".
+    listed_keys: str = ""
     # Claims count only on a receiver recognised as this store's client (`add` is a common name).
     recognised_only: bool = False
     # ... or on any receiver inside a lock-shaped class (see lock_shaped): the row then stands for a
@@ -287,7 +293,12 @@ REDIS = Store(
     counters=("incr", "incrby", "decr", "decrby", "incrbyfloat"),
     watch=("watch",),
     multi=("multi",),
-    optimistic_reads=("exists", "get"),
+    absence_reads=("exists",),
+    optimistic_reads=("get",),
+    optimistic_claim="set",
+    # coredis's `delete([key])`.
+    listed_keys="the release names its keys in a list (coredis's `delete([key])`): its client takes other "
+    "arguments than the fix would write",
     pipelines=("pipeline", "transaction"),
     # `transaction(callback, *keys)`: the callback gets the watching pipeline as its first argument.
     callback_transactions=("transaction",),
@@ -296,7 +307,7 @@ REDIS = Store(
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
-    # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (optimistic_reads).
+    # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (absence_reads, optimistic_reads).
     claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
     claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b".NX", rb"condition\s*=\s*\w+\.NX\b")),
     lifetime_reads=("ttl", "pttl"),
@@ -696,6 +707,14 @@ def counter_methods() -> frozenset[str]:
 
 
 @lru_cache(maxsize=None)
+def commands(store: Store) -> frozenset[str]:
+    """The store's methods that send a key's value or a token to the server: claims, releases (scripts
+    among them), reads, expiries and the calls that hand a value back."""
+    return frozenset(
+        spec.method for spec in (*store.claims, *store.releases, *store.reads, *store.expiries)
+    ) | frozenset(store.value_reads)
+
+
 def method_names() -> frozenset[str]:
     """Every claim and release method of every store."""
     return frozenset(
