@@ -166,7 +166,7 @@ class LeaseFixer:
         if len(claims) != 1:
             raise NoFix("the claim function claims more than once: return its token and pass it to the release by hand")
         claim = claims[0]
-        exported = self._exported() & {claim_scope.name, release.scope.name}
+        exported = self._exported_names & {claim_scope.name, release.scope.name}
         if exported:
             raise NoFix(
                 f"`{sorted(exported)[0]}` is in the module's `__all__`: its callers elsewhere would not pass the "
@@ -185,17 +185,34 @@ class LeaseFixer:
         """The function is used by plain calls alone (which the fix updates): not as `x.name(...)`,
         passed on, or stored."""
         calls = {id(call.func) for call, _ in self.model.origins.name_calls.get(name, [])}
-        for node in nodes(self.model.module, trivia=False):
-            if type(node) is cst.FunctionDef:
-                calls.add(id(node.name))
-            elif (type(node) is cst.Name and node.value == name and id(node) not in calls) or (
-                type(node) is cst.Attribute and node.attr.value == name
-            ):
+        for node in self._uses.get(name, ()):
+            if type(node) is cst.Attribute or id(node) not in calls:
                 line = self.positions[node].start.line if node in self.positions else 0
                 raise NoFix(
                     f"`{name}` is used at line {line} other than by a call the fix can hand the token to: "
                     "return a fresh token from the claim and pass it to the release by hand"
                 )
+
+    @cached_property
+    def _uses(self) -> dict[str, list]:
+        """Name -> the module's names with that text (not a `def`'s own) and attributes of that name,
+        in visit order."""
+        found: dict[str, list] = {}
+        defined: set[int] = set()
+        for node in nodes(self.model.module, trivia=False):
+            kind = type(node)
+            if kind is cst.FunctionDef:
+                defined.add(id(node.name))
+            elif kind is cst.Name:
+                if id(node) not in defined:
+                    found.setdefault(node.value, []).append(node)
+            elif kind is cst.Attribute:
+                found.setdefault(node.attr.value, []).append(node)
+        return found
+
+    @cached_property
+    def _exported_names(self) -> frozenset[str]:
+        return frozenset(self._exported())
 
     def _exported(self) -> set[str]:
         """The names the module's `__all__` lists."""

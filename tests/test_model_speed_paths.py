@@ -228,3 +228,59 @@ def test_positions_carry_the_module_code():
     for text in ("x = 1\r\ny = 2\r\n", "if a:\n\tb()  # c\n", "\x0cimport os\n", ""):
         module = cst.parse_module(text)
         assert positions(module).code == module.code
+
+
+def _fresh_brackets(monkeypatch, parenthesize=None):
+    """libcst's bracket writer as it was before leaselint replaced it, or `parenthesize` instead,
+    and leaselint's choice made again on it."""
+    from libcst._nodes.expression import _BaseParenthesizedNode
+
+    from leaselint.model import positions as module
+
+    original = module._original_parenthesize()
+    monkeypatch.setattr(_BaseParenthesizedNode, "_parenthesize", parenthesize or original)
+    monkeypatch.setattr(module, "_brackets", [])
+    return module
+
+
+BRACKET_TEXT = "x = ((a) + [b])\nif (y):\n    f((1), *(z,), k=(lambda: (q)))\n"
+
+
+@pytest.mark.parametrize("change", ["absent", "different"])
+def test_positions_fall_back_when_libcst_brackets_change(monkeypatch, change):
+    from contextlib import contextmanager
+
+    @contextmanager
+    def different(node, state):  # the same brackets, written with other names than libcst 1.x's
+        lpars = tuple(node.lpar)
+        for lpar in lpars:
+            lpar._codegen(state)
+        with state.record_syntactic_position(node):
+            yield
+        for rpar in node.rpar:
+            rpar._codegen(state)
+
+    module = _fresh_brackets(monkeypatch, different)
+    if change == "absent":
+        from libcst._nodes.expression import _BaseParenthesizedNode
+
+        monkeypatch.delattr(_BaseParenthesizedNode, "_parenthesize")
+        assert module.brackets_fast_path() is False
+        assert "_parenthesize" not in _BaseParenthesizedNode.__dict__
+        return  # libcst itself could not write brackets then: nothing to compare
+    assert module.brackets_fast_path() is False
+    tree = _parse(BRACKET_TEXT)
+    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = module.positions(tree)
+    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+
+
+def test_positions_fast_brackets_leave_other_code_generation_alone(monkeypatch):
+    module = _fresh_brackets(monkeypatch)
+    assert module.brackets_fast_path() is True
+    tree = _parse(BRACKET_TEXT)
+    assert tree.code == BRACKET_TEXT
+    assert tree.code_for_node(tree.body[0]) == "x = ((a) + [b])\n"
+    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = module.positions(tree)
+    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}

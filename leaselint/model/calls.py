@@ -8,6 +8,7 @@ leaselint/model/summary.py; receivers in it are absolute (`("global", "app.store
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import libcst as cst
 
@@ -56,10 +57,18 @@ class _Substitute(NameTransformer):
         return node
 
 
-def substitute(code: str, bound: dict, callee=None) -> cst.BaseExpression | None:
+@lru_cache(maxsize=4096)
+def _template(code: str) -> cst.BaseExpression | None:
+    """A summary's key code as a node, parsed once per run (nodes are never changed in place)."""
     try:
-        node = cst.parse_expression(code)
+        return cst.parse_expression(code)
     except Exception:
+        return None
+
+
+def substitute(code: str, bound: dict, callee=None) -> cst.BaseExpression | None:
+    node = _template(code)
+    if node is None:
         return None
     change = _Substitute(bound, callee)
     node = node.visit(change)

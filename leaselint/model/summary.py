@@ -27,6 +27,7 @@ import libcst as cst
 from leaselint.model import stores
 from leaselint.model.keys import free_names, literal_string
 from leaselint.model.scope import count_names
+from leaselint.model.traverse import TRIVIA, children
 from leaselint.project import outside_project
 
 # How deep locals are followed back to the parameters they are made of.
@@ -122,6 +123,8 @@ def _in_params(
     node: cst.BaseExpression, scope, module_scope, params: set[str], functions=frozenset()
 ) -> cst.BaseExpression | None:
     """`node` written with the function's parameters alone (and calls of the module's functions), or None."""
+    if _names(node) <= params | KEY_BUILTINS:
+        return node  # nothing to replace
     expand = _Expand(scope, module_scope, params, 0, functions)
     expanded = node.visit(expand)
     if expand.failed:
@@ -130,17 +133,18 @@ def _in_params(
 
 
 def _names(node: cst.CSTNode) -> set[str]:
+    """The names under `node` but attribute names (`.lower`)."""
     found: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
-            return False
-
-    node.visit(Names())
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Name:
+            found.add(node.value)
+        elif kind is cst.Attribute:
+            stack.append(node.value)
+        elif kind not in TRIVIA:
+            stack.extend(children(node))
     return found
 
 
@@ -193,19 +197,17 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The return statements of function `node`, not those of functions and lambdas inside it."""
     found: list[cst.Return] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, ret: cst.Return) -> None:
-            found.append(ret)
-
-        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-            return inner is node
-
-        def visit_Lambda(self, inner: cst.Lambda) -> bool:
-            return False
-
-    node.visit(Returns())
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        kind = type(inner)
+        if kind is cst.Return:
+            found.append(inner)
+        elif (kind is cst.FunctionDef and inner is not node) or kind is cst.Lambda or kind in TRIVIA:
+            continue
+        stack.extend(reversed(children(inner)))
     return found
 
 
@@ -260,21 +262,23 @@ def exports(model) -> tuple:
                 continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
-            ref = stores.row_ref(event.store, event.spec)
-            key = _in_params(event.key, scope, module_scope, params, functions)
-            receiver = _receiver(event, model, params)
-            if ref is None or key is None or receiver is None or not (_names(key) & params):
-                continue
             returns, lost_when = _returned(event, model)
             if kind == "checked" and not (returns and lost_when):
+                continue
+            if kind == "claim" and not returns:
+                continue  # a claim whose answer the caller never sees is no claim to the caller
+            ref = stores.row_ref(event.store, event.spec)
+            receiver = _receiver(event, model, params)
+            if ref is None or receiver is None:
+                continue
+            key = _in_params(event.key, scope, module_scope, params, functions)
+            if key is None or not (_names(key) & params):
                 continue
             value = None
             if kind == "claim":
                 value_node = event.value
                 if isinstance(value_node, cst.Name) and value_node.value in params:
                     value = value_node.value
-                if not returns:
-                    continue  # a claim whose answer the caller never sees is no claim to the caller
             home = id(event) in leased
             effects.append(
                 (

@@ -205,6 +205,22 @@ def _trivia() -> frozenset[type]:
 TRIVIA = _trivia()
 
 
+def children(node: cst.CSTNode) -> list:
+    """`node.children` (in libcst's visit order), without the visit libcst makes for it."""
+    fields = visit_order(type(node))
+    if fields is None:
+        return list(node.children)
+    found = []
+    for name in fields:
+        value = getattr(node, name)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            found.extend(value)
+        elif value is not None and kind is not MaybeSentinel:
+            found.append(value)
+    return found
+
+
 def nodes(node: cst.CSTNode, trivia: bool = True):
     """Every node under `node`, `node` first, in libcst's visit order; without whitespace, operators
     and brackets when not `trivia`."""
