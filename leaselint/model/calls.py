@@ -70,13 +70,39 @@ def substitute(code: str, bound: dict, callee=None) -> cst.BaseExpression | None
     node = _template(code)
     if node is None:
         return None
-    change = _Substitute(bound, callee)
-    node = node.visit(change)
-    if change.missing:
-        return None
+    quick = _quick_substitute(node, bound)
+    if quick is not None:
+        node = quick
+    else:
+        change = _Substitute(bound, callee)
+        node = node.visit(change)
+        if change.missing:
+            return None
     if isinstance(node, cst.FormattedString):
         node = _inline_literals(node)
     return cst.ensure_type(node, cst.BaseExpression)
+
+
+def _quick_substitute(node: cst.BaseExpression, bound: dict) -> cst.BaseExpression | None:
+    """What `_Substitute` makes of the commonest keys, a parameter (`name`) or an f-string of
+    parameters (`f"lock:{name}"`), without a libcst visit; None for any other key."""
+    kind = type(node)
+    if kind is cst.Name and not node.lpar:
+        return bound.get(node.value)  # type: ignore[attr-defined]
+    if kind is not cst.FormattedString:
+        return None
+    parts = []
+    for part in node.parts:  # type: ignore[attr-defined]
+        if type(part) is cst.FormattedStringText:
+            parts.append(part)
+            continue
+        expression = part.expression
+        if type(part) is not cst.FormattedStringExpression or part.format_spec is not None:
+            return None
+        if type(expression) is not cst.Name or expression.lpar or expression.value not in bound:
+            return None
+        parts.append(part.with_changes(expression=bound[expression.value]))
+    return node.with_changes(parts=parts)
 
 
 def _inline_literals(node: cst.FormattedString) -> cst.FormattedString:
