@@ -284,3 +284,45 @@ def test_positions_fast_brackets_leave_other_code_generation_alone(monkeypatch):
     expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
     found = module.positions(tree)
     assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+
+
+LEAF_TEXT = "x = [1,  2]\r\nif x :\r\n    y = f( x )  # note\r\n\r\n"
+
+
+def test_positions_fast_leaves_match_libcst_and_leave_other_code_generation_alone(monkeypatch):
+    from leaselint.model import positions as module
+
+    monkeypatch.setattr(module, "_leaves", [])
+    assert module.leaves_fast_path() is True
+    tree = _parse(LEAF_TEXT)
+    assert tree.code == LEAF_TEXT
+    assert tree.code_for_node(tree.body[1]) == "if x :\r\n    y = f( x )  # note\r\n"
+    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = module.positions(tree)
+    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+
+
+def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
+    from libcst._nodes.whitespace import SimpleWhitespace
+
+    from leaselint.model import positions as module
+
+    def different(self, state):  # the same token, written with other names than libcst 1.x's
+        text = self.value
+        state.add_token(text)
+
+    module._plain_leaves()
+    monkeypatch.setattr(SimpleWhitespace, "_codegen_impl", different)
+    monkeypatch.setattr(module, "_leaves", [])
+    try:
+        assert module.leaves_fast_path() is False
+        assert "_codegen" not in SimpleWhitespace.__dict__
+        tree = _parse(LEAF_TEXT)
+        expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        found = module.positions(tree)
+        assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+    finally:
+        module._plain_leaves()
+        monkeypatch.undo()
+        module._leaves[:] = []
+        assert module.leaves_fast_path() is True

@@ -207,10 +207,84 @@ def _install_brackets() -> bool:
     return True
 
 
+# Leaves whose code is one token, their `value` (a newline's default when None): what their
+# `_codegen_impl` reads, and libcst's `_codegen` around it. Spaces are four nodes in ten of a tree.
+_LEAF_NAMES = {"SimpleWhitespace": ("add_token", "value"), "Newline": ("value", "add_token", "default_newline")}
+_CODEGEN_NAMES = ("before_codegen", "_codegen_impl", "after_codegen")
+_leaves: list = []
+
+
+def leaves_fast_path() -> bool:
+    """libcst generates each node through `CSTNode._codegen`, which calls the state's hooks around
+    the node's own `_codegen_impl`: three calls for a space. For `_State`, SimpleWhitespace and
+    Newline write their token and record their range in one; other code generation keeps libcst's
+    own. When libcst's methods read other names than they do today, nothing is replaced."""
+    if not _leaves:
+        _leaves.append(_install_leaves())
+    return _leaves[0]
+
+
+def _install_leaves() -> bool:
+    from libcst._nodes.base import CSTNode
+    from libcst._nodes import whitespace
+
+    try:
+        if CSTNode.__dict__["_codegen"].__code__.co_names != _CODEGEN_NAMES:
+            return False
+        classes = [getattr(whitespace, name) for name in _LEAF_NAMES]
+        original = CSTNode.__dict__["_codegen"]
+        if any(
+            getattr(cls._codegen, "libcst_own", cls._codegen) is not original
+            or cls._codegen_impl.__code__.co_names != _LEAF_NAMES[cls.__name__]
+            for cls in classes
+        ):
+            return False
+    except (AttributeError, KeyError):
+        return False
+
+    def space(node, state, **kwargs):
+        if type(state) is not _State:
+            return original(node, state, **kwargs)
+        tokens = state.tokens
+        start = len(tokens)
+        tokens.append(node.value)
+        key = id(node)
+        if key not in state.found:
+            state.found[key] = (node, start, start + 1)
+
+    def newline(node, state, **kwargs):
+        if type(state) is not _State:
+            return original(node, state, **kwargs)
+        tokens = state.tokens
+        start = len(tokens)
+        value = node.value
+        tokens.append(state.default_newline if value is None else value)
+        key = id(node)
+        if key not in state.found:
+            state.found[key] = (node, start, start + 1)
+
+    for cls, codegen in zip(classes, (space, newline)):
+        codegen.libcst_own = original  # type: ignore[attr-defined]
+        cls._codegen = codegen
+    return True
+
+
+def _plain_leaves() -> None:
+    """libcst's own `_codegen` for the leaves again (for tests)."""
+    from libcst._nodes import whitespace
+
+    for name in _LEAF_NAMES:
+        cls = getattr(whitespace, name)
+        if "_codegen" in cls.__dict__:
+            del cls._codegen
+
+
 def positions(module: cst.Module) -> Positions:
     """Every node's CodeRange, identical to libcst's PositionProvider."""
     if not _brackets:
         brackets_fast_path()
+    if not _leaves:
+        leaves_fast_path()
     found: dict = {}
     state = _State(module, found)
     module._codegen(state)
