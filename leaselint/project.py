@@ -76,7 +76,7 @@ def _absolute_effects(summary: tuple, module: str, is_package: bool) -> tuple:
     out = []
     for effect in effects:
         receiver = effect[3]
-        if receiver[0] != "param":
+        if receiver[0] not in ("param", "self"):
             kind, level, dotted, bound = receiver
             origin = absolute(level, dotted, module, is_package) if dotted else f"{module}.{bound}"
             receiver = (kind, origin)
@@ -119,7 +119,8 @@ class Project:
         return {s[0]: (_absolute_effects(s, module, is_package), where.replace(os.sep, "/")) for s in exports}
 
     def exported_names(self) -> set[str]:
-        return {name for functions in self.modules.values() if functions for name in functions}
+        """The names a caller writes: a function's, or the class of a method (`Guard.release`)."""
+        return {name.split(".")[0] for functions in self.modules.values() if functions for name in functions}
 
     def settings_for(self, path: str, wants: tuple) -> tuple | None:
         """`Settings.project` for a file that calls `wants` ((level, dotted) pairs), or None."""
@@ -136,6 +137,12 @@ class Project:
                 if functions and function in functions:
                     summary, where = functions[function]
                     found.append((name, summary, where))
+                    break
+                methods = [m for m in functions or () if m.startswith(function + ".")]
+                if methods:
+                    # A class: its methods, as the caller names them (`app.guard.Guard.release`).
+                    assert functions is not None
+                    found.extend((f"{name}{m[len(function):]}", *functions[m]) for m in methods)
                     break
                 # `from .locks import release_lock` in a package's `__init__`: follow it there.
                 target = self._reexports(owner, start).get(function)

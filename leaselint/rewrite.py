@@ -578,10 +578,13 @@ class LeaseFixer:
             why = event.no_fix or getattr(event.spec, "no_fix", "")
             if why:
                 raise NoFix(why)
-            if event.via is not None:
-                if isinstance(event, Claim):
-                    raise NoFix(f"the claim is made inside {event.via}")
-                raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
+        inside = [event for event in events if event.via is not None]
+        if inside:
+            # A release made elsewhere is what to change first: say so before a claim made elsewhere.
+            event = next((e for e in inside if not isinstance(e, Claim)), inside[0])
+            if isinstance(event, Claim):
+                raise NoFix(f"the claim is made inside {event.via}")
+            raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
         other = events[0].store.other_api
         for event in events if other is not None else ():
             if event.client_call is not None:

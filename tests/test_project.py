@@ -698,3 +698,126 @@ def test_a_key_maker_of_the_helper_module_is_no_key_of_a_caller_that_makes_anoth
         """
     paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": KEY_HELPER_LOCKS, "app/jobs.py": caller})
     assert codes(findings(tmp_path, paths)) == {"app/locks.py": [("LL001", 15, 5)]}
+
+
+# A store wrapper class of the project (a backend of a task-once decorator, a huey storage): its
+# methods claim and release the key they are given on the client the object holds.
+GUARD_CLASS = """\
+UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class Guard:
+    def __init__(self, client, prefix="once"):
+        self.client = client
+        self.prefix = prefix
+
+    def try_claim(self, key, token, ttl=300):
+        return self.client.set(key, token, nx=True, ex=ttl)
+
+    def drop(self, key):
+        self.client.delete(key)
+
+    def release(self, key, token):
+        return self.client.eval(UNLOCK, 1, key, token)
+"""
+
+GUARD_AT_MODULE = """\
+import secrets
+
+from redis import Redis
+
+from app.guard import Guard
+
+guard = Guard(Redis())
+
+
+def run_once(job_id):
+    key = f"once:{job_id}"
+    token = secrets.token_hex(16)
+    if not guard.try_claim(key, token, 600):
+        return False
+    try:
+        work(job_id)
+    finally:
+        guard.drop(key)
+    return True
+"""
+
+GUARD_ON_SELF = """\
+import secrets
+
+from .guard import Guard
+
+
+class Worker:
+    def __init__(self, client):
+        self.guard = Guard(client)
+
+    def handle(self, job_id):
+        key = f"job:{job_id}"
+        token = secrets.token_hex(16)
+        if self.guard.try_claim(key, token):
+            try:
+                self.process(job_id)
+            finally:
+                self.guard.release(key, token)
+"""
+
+
+def test_a_method_of_the_projects_store_class_releasing_blindly_is_reported_at_the_call(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "app/tasks.py": GUARD_AT_MODULE})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/tasks.py": [("LL001", 18, 9)]}
+    message = found["app/tasks.py"][0][3]
+    assert message.startswith("`drop` releases lease `key` without checking the holder")
+    assert "the release is made inside `Guard.drop` (app/guard.py:13): make it token-checked there" in message
+    # The changed file alone (pre-commit) finds the same: the class's module is read for its summary.
+    tasks = [p for p in paths if p.endswith("tasks.py")]
+    assert findings(tmp_path, tasks, explicit=tasks) == {"app/tasks.py": found["app/tasks.py"]}
+
+
+def test_the_checked_release_of_a_store_object_held_on_self_thrown_away_is_ll006(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "app/worker.py": GUARD_ON_SELF})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/worker.py": [("LL006", 17, 17)]}
+    assert "by `Guard.release` (app/guard.py:16), which returns it," in found["app/worker.py"][0][3]
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        # The answer is read: a lost lease is reported.
+        GUARD_ON_SELF.replace(
+            "                self.guard.release(key, token)\n",
+            "                if not self.guard.release(key, token):\n                    log.warning('lost %s', key)\n",
+        ),
+        # An object whose class cannot be told (a parameter): no lease of this module.
+        GUARD_AT_MODULE.replace("guard = Guard(Redis())\n\n\ndef run_once(job_id):", "def run_once(guard, job_id):"),
+        # The object is made twice: which one is not told.
+        GUARD_AT_MODULE.replace("guard = Guard(Redis())\n", "guard = Guard(Redis())\nguard = Guard(Redis(db=1))\n"),
+        # A delete of a key nobody claimed through the object (a cache entry).
+        GUARD_AT_MODULE.replace("    if not guard.try_claim(key, token, 600):\n        return False\n", ""),
+        # Another object of the class: another client, no lease.
+        GUARD_AT_MODULE.replace("guard = Guard(Redis())\n", "guard = Guard(Redis())\nother = Guard(Redis(db=2))\n").replace(
+            "        guard.drop(key)", "        other.drop(key)"
+        ),
+    ],
+    ids=["answer-read", "class-unknown", "bound-twice", "never-claimed", "other-object"],
+)
+def test_calls_of_the_projects_store_class_that_are_no_finding(tmp_path, caller):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "app/caller.py": caller})
+    assert codes(findings(tmp_path, paths)) == {}
+
+
+def test_a_test_module_driving_the_projects_store_class_is_no_finding(tmp_path):
+    test = """\
+        from app.guard import Guard
+
+
+        def test_drop(redis_client):
+            guard = Guard(redis_client)
+            assert guard.try_claim("k", "t")
+            guard.drop("k")
+        """
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "tests/test_guard.py": test})
+    assert codes(findings(tmp_path, paths)) == {}

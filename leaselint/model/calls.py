@@ -172,10 +172,16 @@ class SummarisedCalls:
         for site in (*self.walker.imported_sites, *self.walker.calls):
             name = self.callee(site.call)
             found = self.functions.get(name) if name is not None else None
+            owner = name.rpartition(".")[0] if name is not None else ""
+            if found is None and type(site.call.func) is cst.Attribute:
+                # A method of an object of the project's class (`guard.release(key)`).
+                cls = self.class_of(site.call.func.value, site.scope)
+                name = f"{cls}.{site.call.func.attr.value}" if cls is not None else None
+                found = self.functions.get(name) if name is not None else None
+                owner = cls.rpartition(".")[0] if cls is not None else ""
             if found is None:
                 continue
             (function, positional, keyword, effects), where = found
-            owner = name.rpartition(".")[0]
             bound = bind(site.call, positional, keyword)
             if bound is None:
                 continue
@@ -188,12 +194,34 @@ class SummarisedCalls:
                     releases.append(event)
         return claims, releases
 
+    def class_of(self, node: cst.BaseExpression, scope) -> str | None:
+        """The absolute name of the imported class whose instance `node` is, when its one binding
+        makes it: `guard = Guard(...)` (in the function or the module), `self.guard = Guard(...)`."""
+        resolver = self.classifier.resolver
+        value = None
+        if type(node) is cst.Name:
+            where = resolver.defining_scope(node.value, scope)
+            values = where.bindings.get(node.value) if where is not None else None
+            if values is not None and len(values) == 1:
+                value = values[0]
+        elif type(node) is cst.Attribute and type(node.value) is cst.Name and resolver.is_self(node.value, scope):
+            held = resolver.self_attr_values(node.attr.value, scope)
+            if len(held) == 1:
+                value = held[0][0]
+        if type(value) is cst.Await:
+            return None
+        return self.callee(value) if type(value) is cst.Call else None
+
     def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
         classifier = self.classifier
         if reference[0] == "param":
             node = bound.get(reference[1])
             if node is None:
                 return None, None
+            return node, classifier.resolver.shape(node, site.scope)
+        if reference[0] == "self":
+            # The client the object holds, on the caller's object (`guard.client`).
+            node = cst.Attribute(value=site.call.func.value, attr=cst.Name(reference[1]))
             return node, classifier.resolver.shape(node, site.scope)
         kind, origin = reference
         owner, _, last = origin.rpartition(".")

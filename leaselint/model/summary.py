@@ -218,6 +218,15 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
     kind = "global"
     if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and not receiver.args:
         kind, receiver = "factory", receiver.func
+    self_name = event.scope.self_name
+    if (
+        kind == "global"
+        and type(receiver) is cst.Attribute
+        and type(receiver.value) is cst.Name
+        and self_name is not None
+        and receiver.value.value == self_name
+    ):
+        return ("self", receiver.attr.value)  # the client the object holds (`self.client`)
     if not isinstance(receiver, cst.Name):
         return None
     name = receiver.value
@@ -250,11 +259,19 @@ def exports(model) -> tuple:
             by_scope.setdefault(id(release.scope), []).append((kind, release))
     found = []
     functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
+    top_classes = {id(statement) for statement in model.module.body if type(statement) is cst.ClassDef}
     for scope in model.scopes:
         events = by_scope.get(id(scope))
-        if not events or scope.parent is not module_scope or scope.cls is not None or scope.is_test:
+        if not events or scope.parent is not module_scope or scope.is_test:
             continue
         positional, keyword = function_params(scope.node)
+        name = scope.name
+        if scope.cls is not None:
+            # A method of a module-level class, called on an instance (`guard.release(key)`).
+            if id(scope.cls.node) not in top_classes or scope.self_name is None or _is_classmethod(scope.node):
+                continue
+            positional = positional[1:]
+            name = f"{scope.cls.name}.{scope.name}"
         params = set(positional) | set(keyword)
         effects = []
         for kind, event in events:
@@ -295,8 +312,14 @@ def exports(model) -> tuple:
                 )
             )
         if effects:
-            found.append((scope.name, positional, keyword, tuple(effects)))
+            found.append((name, positional, keyword, tuple(effects)))
     return tuple(found)
+
+
+def _is_classmethod(node: cst.CSTNode) -> bool:
+    return any(
+        type(d.decorator) is cst.Name and d.decorator.value == "classmethod" for d in getattr(node, "decorators", ())
+    )
 
 
 def wants(model) -> tuple:
