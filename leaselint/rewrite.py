@@ -987,9 +987,19 @@ class LeaseFixer:
             edits[:0] = self.header_edit(logging=False, secrets=token.new_token)
         return Fix(AS_TEST_MESSAGE, in_order(edits), Applicability.UNSAFE)
 
+    def await_call(self, call: cst.Call, scope) -> Fix:
+        """`await` before a release that makes a coroutine and drops it."""
+        if not scope.is_async:
+            raise NoFix(
+                "the function is not async: await the release in an async function, or run it on the event loop "
+                "(`asyncio.run(...)`, `loop.run_until_complete(...)`)"
+            )
+        start, _ = self._range(call)
+        return Fix("Await the release", [Edit(start, start, "await ")], Applicability.SAFE)
+
     def _awaited(self, release: Release) -> str:
         """`await ` for a coroutine: an awaited release, or one in async code on a client claimed with await."""
-        if release.awaited:
+        if release.awaited or (release.coroutine and release.scope.is_async):
             return "await "
         if release.scope.is_async and any(
             c.awaited and c.receiver_shape == release.receiver_shape for c in self.model.claims
@@ -1082,7 +1092,9 @@ class LeaseFixer:
         lost_when = release.spec.lost_when
         if not lost_when:
             raise NoFix("the release raises when the lease is lost")
-        awaited = "await " if release.awaited else ""
+        if release.coroutine and not release.awaited and not release.scope.is_async:
+            raise NoFix("the release is a coroutine this function never awaits (LL011): its answer is no outcome yet")
+        awaited = "await " if release.awaited or release.coroutine else ""
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         call = self._text(release.call)
         if release.usage == "statement":

@@ -132,6 +132,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,
+        unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,

@@ -299,6 +299,7 @@ class Classifier:
         # `self.acquire()` thrown away where the method can answer that the claim failed:
         # (the call, its scope, the method's name, the line of the failing return).
         self.ignored_claims: list[tuple] = []
+        self.unawaited_lock_releases: list[tuple] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
@@ -348,6 +349,10 @@ class Classifier:
         if self.lock_class_claims:
             self._lock_class_releases()
         self.answered_calls = self._answered_by_methods()
+        awaited_on = {c.receiver_shape for c in self.claims if c.awaited}
+        for release in self.releases:
+            release.coroutine = release.coroutine or release.receiver_shape in awaited_on
+        self.unawaited_lock_releases = self._unawaited_lock_releases()
         self.ignored_claims = self._ignored_claim_calls()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
@@ -706,7 +711,51 @@ class Classifier:
                 key_shape = ("field", field, key_shape)
         common = self.made_at(site, store, written, receiver_shape, key, key_shape, None)
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
+        common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
+
+    def _coroutine_maker(self, call: cst.Call | None) -> bool:
+        """The call that made a client (or a lock) is an asyncio client's (`redis.asyncio.from_url`)."""
+        if call is None:
+            return False
+        head, dot, rest = dotted(call.func).partition(".")
+        return stores.coroutine_maker(self.walker.imports.get(head, head) + dot + rest)
+
+    def _unawaited_lock_releases(self) -> list[tuple]:
+        """`lock.release()` as a statement and not awaited, where `lock` is bound once to a lock
+        library's object of an asyncio client (made by its module, or its `acquire()` awaited in the
+        same function). asyncio's own `Lock.release()` is no coroutine: it is no lock library's."""
+        by_call = {id(lock.call): lock for lock in self.locks}
+        if not by_call:
+            return []
+        awaited_acquire = {
+            (id(site.scope), site.call.func.value.value)  # type: ignore[union-attr]
+            for site in self.walker.calls
+            if site.call.func.attr.value == "acquire"  # type: ignore[union-attr]
+            and type(site.call.func.value) is cst.Name  # type: ignore[union-attr]
+            and id(site.call) in self.walker.awaited
+        }
+        found = []
+        for site in self.walker.calls:
+            func = site.call.func
+            if func.attr.value != "release" or site.call.args or type(func.value) is not cst.Name:  # type: ignore[union-attr]
+                continue
+            if site.usage not in ("statement", "inline") or id(site.call) in self.walker.awaited:
+                continue
+            name = func.value.value  # type: ignore[union-attr]
+            value = self.resolver.single_value(name, site.scope)
+            lock = by_call.get(id(value[0])) if value is not None else None
+            if lock is None:
+                continue
+            made = lock.call if not isinstance(lock.call.func, cst.Attribute) else None
+            client = self._makers(lock.call.func.value, lock.scope, 0) if made is None else []  # type: ignore[union-attr]
+            if (
+                (id(site.scope), name) in awaited_acquire
+                or (made is not None and self._coroutine_maker(made))
+                or any(self._coroutine_maker(call) for _, call in client)
+            ):
+                found.append((site.call, site.scope, lock))
+        return found
 
     def _receiver(self, site: CallSite) -> tuple[cst.BaseExpression, Scope, bool]:
         """The client behind a call's receiver; a pipeline stands for the client it came from."""

@@ -43,6 +43,9 @@ class Event:
     # Why no fix may touch this event, or "": a claim a WATCH/MULTI transaction makes, a value written
     # inside a Lua script, keys named in a list (coredis).
     no_fix: str = ""
+    # The client answers with coroutines: it is made by an asyncio client's module, or another call of
+    # the lease on it is awaited.
+    coroutine: bool = False
 
     @property
     def method(self) -> str:
@@ -184,6 +187,8 @@ class LeaseModel:
     swallowed: list[cst.CSTNode]
     # Blind deletes of a lock object's key (the lock releases with a token check; this does not).
     lock_key_deletes: list[Release]
+    # `lock.release()` as a statement, not awaited, on an asyncio lock library's lock object.
+    unawaited_lock_releases: list[tuple[cst.Call, Scope, LockObject]]
     scopes: list[Scope]
     resolver: Resolver
     origins: Origins

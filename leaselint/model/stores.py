@@ -212,6 +212,9 @@ class Store:
     # expression) pairs: the expression is tried only in files that hold the word.
     claim_words: tuple[bytes, ...] = ()
     claim_patterns: tuple[tuple[bytes, bytes], ...] = ()
+    # Modules whose clients answer every call with a coroutine (asyncio clients): a call of one
+    # that is not awaited sends nothing to the server.
+    async_modules: tuple[str, ...] = ()
 
 
 _KEY = Arg(0, "name")
@@ -220,6 +223,7 @@ _VALUE = Arg(1, "value")
 REDIS = Store(
     name="redis",
     modules=("redis", "valkey", "aioredis", "django_redis", "coredis"),
+    async_modules=("redis.asyncio", "valkey.asyncio", "aioredis", "coredis"),
     client_names=("redis", "client", "conn", "connection", "r", "rdb", "rds", "cache", "valkey"),
     claims=(
         ClaimSpec(
@@ -322,6 +326,7 @@ REDIS = Store(
 AIOREDIS1 = Store(
     name="aioredis 1.x",
     modules=("aioredis",),
+    async_modules=("aioredis",),
     client_names=("redis", "pool", "conn"),
     claims=(
         ClaimSpec(
@@ -478,6 +483,7 @@ PYTHON_MEMCACHED = Store(
 AIOMCACHE = Store(
     name="aiomcache",
     modules=("aiomcache",),
+    async_modules=("aiomcache",),
     client_names=(),
     claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "exptime"),), forever=("0",)),),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
@@ -684,6 +690,12 @@ LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "own
 # class: a claim-shaped `add(key, value, ...)` in it claims, whatever its receiver (see lock_shaped).
 LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
 LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
+
+
+def coroutine_maker(dotted: str) -> bool:
+    """`dotted` (a client maker or lock class, by its full name) is of an asyncio client: its calls
+    answer coroutines."""
+    return any(dotted == m or dotted.startswith(m + ".") for store in STORES for m in store.async_modules)
 
 
 def lock_shaped(name: str, methods) -> bool:
