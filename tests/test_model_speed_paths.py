@@ -230,6 +230,13 @@ def test_positions_carry_the_module_code():
         assert positions(module).code == module.code
 
 
+def _assert_libcst_positions(module, tree) -> None:
+    """`module.positions` gives every node of `tree` the range libcst's PositionProvider gives it."""
+    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = module.positions(tree)
+    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+
+
 def _fresh_brackets(monkeypatch, parenthesize=None):
     """libcst's bracket writer as it was before leaselint replaced it, or `parenthesize` instead,
     and leaselint's choice made again on it."""
@@ -270,9 +277,7 @@ def test_positions_fall_back_when_libcst_brackets_change(monkeypatch, change):
         return  # libcst itself could not write brackets then: nothing to compare
     assert module.brackets_fast_path() is False
     tree = _parse(BRACKET_TEXT)
-    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-    found = module.positions(tree)
-    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+    _assert_libcst_positions(module, tree)
 
 
 def test_positions_fast_brackets_leave_other_code_generation_alone(monkeypatch):
@@ -281,9 +286,7 @@ def test_positions_fast_brackets_leave_other_code_generation_alone(monkeypatch):
     tree = _parse(BRACKET_TEXT)
     assert tree.code == BRACKET_TEXT
     assert tree.code_for_node(tree.body[0]) == "x = ((a) + [b])\n"
-    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-    found = module.positions(tree)
-    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+    _assert_libcst_positions(module, tree)
 
 
 LEAF_TEXT = "x = [1,  2]\r\nif x :\r\n    y = f( x )  # note\r\n\r\n"
@@ -297,9 +300,7 @@ def test_positions_fast_leaves_match_libcst_and_leave_other_code_generation_alon
     tree = _parse(LEAF_TEXT)
     assert tree.code == LEAF_TEXT
     assert tree.code_for_node(tree.body[1]) == "if x :\r\n    y = f( x )  # note\r\n"
-    expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-    found = module.positions(tree)
-    assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+    _assert_libcst_positions(module, tree)
 
 
 def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
@@ -318,9 +319,7 @@ def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
         assert module.leaves_fast_path() is False
         assert "_codegen" not in SimpleWhitespace.__dict__
         tree = _parse(LEAF_TEXT)
-        expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-        found = module.positions(tree)
-        assert {id(n): r for n, r in expected.items()} == {id(n): found[n] for n in expected}
+        _assert_libcst_positions(module, tree)
     finally:
         module._plain_leaves()
         monkeypatch.undo()
