@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.diagnostics import Position
-from leaselint.model.classify import Classifier, pair
+from leaselint.model.classify import Classifier, mark_coroutines, pair
 from leaselint.model.events import LeaseModel
 from leaselint.model.keys import NodeCode, Resolver, literal_string
 from leaselint.model.positions import head, positions as module_positions
@@ -125,6 +125,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         classifier.counted,
         classifier.called,
     )
+    mark_coroutines(leases)
     return LeaseModel(
         module=module,
         leases=leases,

@@ -349,9 +349,6 @@ class Classifier:
         if self.lock_class_claims:
             self._lock_class_releases()
         self.answered_calls = self._answered_by_methods()
-        awaited_on = {c.receiver_shape for c in self.claims if c.awaited}
-        for release in self.releases:
-            release.coroutine = release.coroutine or release.receiver_shape in awaited_on
         self.unawaited_lock_releases = self._unawaited_lock_releases()
         self.ignored_claims = self._ignored_claim_calls()
         for release in self.releases:
@@ -1441,6 +1438,14 @@ class Classifier:
         else:
             return False
         return self.resolver.is_self(value, scope)
+
+
+def mark_coroutines(leases) -> None:
+    """A lease whose claim is awaited is on an asyncio client: its releases answer coroutines too."""
+    for lease in leases:
+        if any(claim.awaited or claim.coroutine for claim in lease.claims):
+            for release in lease.releases:
+                release.coroutine = True
 
 
 def pair(

@@ -43,8 +43,8 @@ class Event:
     # Why no fix may touch this event, or "": a claim a WATCH/MULTI transaction makes, a value written
     # inside a Lua script, keys named in a list (coredis).
     no_fix: str = ""
-    # The client answers with coroutines: it is made by an asyncio client's module, or another call of
-    # the lease on it is awaited.
+    # The client answers with coroutines: it is made by an asyncio client's module, or (for a release)
+    # a claim of its lease is awaited.
     coroutine: bool = False
 
     @property
