@@ -15,7 +15,7 @@ from functools import cached_property
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Edit, Fix, Position
-from leaselint.model.events import Claim, Lease, LeaseModel, Release
+from leaselint.model.events import Claim, Expire, Lease, LeaseModel, Release, Write
 from leaselint.source import LineIndex
 from leaselint.model import stores
 from leaselint.model.build import is_docstring
@@ -36,6 +36,26 @@ SCRIPT_TEXT = (
     ")"
 )
 LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
+LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold it"
+# The renewal's unit (as the store table names it) -> the command the checked extend runs.
+_EXTEND_COMMANDS = {"ex": "expire", "px": "pexpire", "exat": "expireat", "pxat": "pexpireat"}
+
+
+def _negated(test: cst.BaseExpression, call: cst.Call) -> bool:
+    """`call` is under a `not` in `test`."""
+    return any(
+        type(node) is cst.UnaryOperation and type(node.operator) is cst.Not and contains(node.expression, call)
+        for node in nodes(test, trivia=False)
+    )
+
+
+def _extend_script(command: str) -> str:
+    return (
+        "(\n"
+        "    \"if redis.call('get', KEYS[1]) == ARGV[1] then \"\n"
+        f"    \"return redis.call('{command}', KEYS[1], ARGV[2]) else return 0 end\"\n"
+        ")"
+    )
 RELEASE_STYLES = ("lua", "delifeq", "delex")
 AS_TEST_MESSAGE = "Store a fresh token with the claim and test the token-checked release in one server step"
 
@@ -575,7 +595,7 @@ class LeaseFixer:
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
         for event in events:
-            why = event.no_fix or getattr(event.spec, "no_fix", "")
+            why = event.no_fix or getattr(getattr(event, "spec", None), "no_fix", "")
             if why:
                 raise NoFix(why)
         inside = [event for event in events if event.via is not None]
@@ -1086,6 +1106,112 @@ class LeaseFixer:
         if release.usage == "inline":
             return Edit(*self._span_with_await(release), f"{awaited}{call} or {report}")
         return self._replace(release.call, call)
+
+    def checked_renewal(self, lease: Lease, renewal: Expire | Write) -> Fix:
+        """LL010: `expire(key, ttl)` on a held lease -> a script that extends only while the stored
+        token is this holder's, with a lost lease logged where the answer was thrown away."""
+        if isinstance(renewal, Write):
+            raise NoFix(
+                "the renewal writes the key again, which also takes over a key another worker claimed since: "
+                "extend with a token check in one server step"
+            )
+        store = lease.claims[0].store
+        if not store.checked_extend:
+            raise NoFix(store.no_checked_extend or f"{store.name} has no compare-and-extend in one server step")
+        self._fits_client([*lease.claims, renewal])
+        extra = [a for a in renewal.call.args if a.value is not renewal.key and a.value is not renewal.ttl]
+        if extra:
+            raise NoFix("the renewal passes options of its own (`nx`, `xx`, `gt`, `lt`): extend with a token check by hand")
+        if renewal.usage == "inline":
+            raise NoFix("the renewal shares its line with other statements")
+        if renewal.in_pipeline:
+            raise NoFix("the renewal is queued on a pipeline, whose execute() answers it: extend each lease with a token check")
+        token, held = self._renewal_token(lease, renewal)
+        command = _EXTEND_COMMANDS[renewal.unit]
+        script = self.model.extend_scripts.get(command)
+        edits: list[Edit] = []
+        if script is None:
+            script = _unique(f"LEASE_{command.upper()}_SCRIPT", self.model.module_names, f"LEASE_{command.upper()}_SCRIPT")
+            edits.append(self._constant_edit(f"{script} = {_extend_script(command)}\n"))
+        call = store.checked_extend.format(
+            receiver=self._text(renewal.receiver), script=script, key=self._text(renewal.key), token=token,
+            ttl=self._text(renewal.ttl),  # type: ignore[arg-type]
+        )
+        awaited = "await " if renewal.awaited or (renewal.coroutine and renewal.scope.is_async) else ""
+        answer = f"{token} is not None and {awaited}{call}" if held else f"{awaited}{call}"
+        if renewal.usage == "statement":
+            indent = self._indent_of(renewal.statement) + self.model.module.default_indent
+            report = f"{self.log_call}({_quote(LOST_RENEWAL_MESSAGE)}, {self._text(renewal.key)})"
+            test = f"not ({answer})" if held else f"not {answer}"
+            edits.append(self._replace(renewal.statement, f"if {test}:\n{indent}{report}"))
+            edits += self.header_edit(logging=True, secrets=False, script=False)
+        else:
+            # expire() answers True or False; the script 1 or 0.
+            edits.append(Edit(*self._span_with_await(renewal), f"bool({answer})"))
+        # A ttl held in a name may be a timedelta, which expire() takes and a script argument does not.
+        safe = isinstance(renewal.ttl, cst.Integer)
+        message = "Extend only while the stored token is this holder's, in one server step"
+        return Fix(message, in_order(edits), Applicability.SAFE if safe else Applicability.UNSAFE)
+
+    def _renewal_token(self, lease: Lease, renewal: Expire) -> tuple[str, bool]:
+        """(the holder's token where the renewal runs, whether it is held on the object only while a
+        claim holds): a name the claim stored that the renewal sees, or the object's attribute."""
+        resolver = self.model.resolver
+        scope = renewal.scope
+        values = [c.value for c in lease.claims]
+        if any(v is None for v in values) or any(self._weak(c) for c in lease.claims):
+            raise NoFix("the claim stores no fresh token to compare with (LL002, LL003): store one first")
+        texts = {self._text(v) for v in values}  # type: ignore[arg-type]
+        if len(texts) != 1:
+            raise NoFix("the claims store different values: extend with a token check by hand")
+        value = values[0]
+        if isinstance(value, cst.Name):
+            where = resolver.defining_scope(value.value, scope)
+            if where is not None and all(where is resolver.defining_scope(value.value, c.scope) for c in lease.claims):
+                return value.value, False
+        if isinstance(value, cst.Name) and scope.self_name and all(c.scope.cls is scope.cls for c in lease.claims):
+            attr = self._kept_on_success(lease.claims, value.value)
+            if attr is not None:
+                return f"{scope.self_name}.{attr}", True
+        raise NoFix(
+            "the renewal cannot tell the token this holder stored (a name it sees, or an attribute set only once "
+            "a claim succeeded): pass it in and extend with a token check"
+        )
+
+    def _kept_on_success(self, claims: list[Claim], name: str) -> str | None:
+        """The attribute every claim's method sets to the stored token `name` once its claim succeeded
+        (`if claim: self.token = token`), when the class sets it to nothing else but None: the token
+        the object holds, which a failed claim leaves alone."""
+        resolver = self.model.resolver
+        found = set()
+        for claim in claims:
+            kept = None
+            for node in nodes(claim.scope.node, trivia=False):
+                if type(node) is cst.If and contains(node.test, claim.call) and not _negated(node.test, claim.call):
+                    for line in node.body.body:
+                        for small in getattr(line, "body", ()):
+                            if type(small) is cst.Assign and type(small.value) is cst.Name and small.value.value == name:
+                                target = small.targets[0].target if len(small.targets) == 1 else None
+                                if isinstance(target, cst.Attribute) and resolver.is_self(target.value, claim.scope):
+                                    kept = target.attr.value
+            if kept is None:
+                return None
+            found.add(kept)
+        if len(found) != 1:
+            return None
+        attr = found.pop()
+        for value, where in resolver.self_attr_values(attr, claims[0].scope):
+            if not (type(value) is cst.Name and value.value in ("None", name) and (value.value == "None" or any(where is c.scope for c in claims))):
+                return None
+        return attr
+
+    def _constant_edit(self, constant: str) -> Edit:
+        """A module constant after the leading imports (where the release script goes)."""
+        position = self.model.header_position
+        at_end = position.line > len(self.lines) and not self.text.endswith(("\n", "\r"))
+        if not self.model.leading_imports:
+            return Edit(position, position, constant + "\n\n")
+        return Edit(position, position, f"{chr(10) if at_end else ''}\n{constant}")
 
     def log_lost_release(self, release: Release) -> Fix:
         """LL006: keep the token-checked release, and log when it deleted nothing."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from leaselint.diagnostics import Position
@@ -13,12 +15,17 @@ from leaselint.model.values import Origins
 from leaselint.model.traverse import walk
 from leaselint.model.walk import Walker, dotted
 
+# A token-checked extend (the fix's own script): get equals ARGV[1], then the command with ARGV[2].
+_EXTEND_TEST = re.compile(r"""call\(\s*['"]get['"]\s*,\s*KEYS\[1\]\s*\)\s*==\s*ARGV\[1\]""", re.IGNORECASE)
+_EXTEND_SCRIPT = re.compile(r"""call\(\s*['"](p?expire(?:at)?)['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[2\]\s*\)""", re.IGNORECASE)
+
 
 def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resolver) -> dict:
     scope = walker.module_scope
     assert scope is not None
     logger_name = None
     script_constant = None
+    extend_scripts: dict[str, str] = {}
     for name, values in scope.bindings.items():
         if len(values) != 1 or values[0] is None:
             continue
@@ -28,6 +35,8 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         text = literal_string(value.value if isinstance(value, cst.Expr) else value)
         if text is not None and "ARGV[1]" in text and "del" in text.lower():
             script_constant = script_constant or name
+        elif text is not None and _EXTEND_TEST.search(text) and (found := _EXTEND_SCRIPT.search(text)):
+            extend_scripts.setdefault(found.group(1).lower(), name)
     if logger_name is not None and walker.bound(logger_name) > 1:
         # Bound again somewhere (a parameter `log=None`): a fix reports through logging itself.
         logger_name = None
@@ -38,6 +47,7 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         shadowed_modules=frozenset(name for name in ("secrets", "logging") if walker.rebinds(name)),
         module_names=set(scope.bindings),
         script_constant=script_constant,
+        extend_scripts=extend_scripts,
         header_position=header,
         header_after_import=after_import,
         leading_imports=leading,

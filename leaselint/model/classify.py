@@ -406,8 +406,8 @@ class Classifier:
         for store, spec in stores.expire_specs(method):
             key, ttl = get_arg(site.call, spec.key), get_arg(site.call, spec.ttl)
             if key is not None and ttl is not None:
-                common, _ = self._common(site, store, key)
-                self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage))
+                common, in_pipeline = self._common(site, store, key)
+                self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, in_pipeline=in_pipeline))
                 break
         spec = _lock_methods().get(method)
         if spec is not None and site.call.args:
@@ -687,7 +687,7 @@ class Classifier:
         if key is None or value is None or any(a.keyword and a.keyword.value == "nx" for a in site.call.args):
             return None
         common, _ = self._common(site, store, key)
-        return Write(**common, value=value)
+        return Write(**common, value=value, has_lifetime=any(get_arg(site.call, arg) is not None for arg in spec.lifetime))
 
     def _common(
         self, site: CallSite, store, key: cst.BaseExpression, document=None, field=None, client=None, client_scope=None
@@ -1495,11 +1495,45 @@ def pair(
                     _near(write, c) and (write.scope is not c.scope or c.start <= write.start) for c in lease.claims
                 ):
                     lease.overwrites.append(write)
+                if write.has_lifetime and any(_renews(write, c, called, writes=True) for c in lease.claims):
+                    lease.renewals.append(write)
         for expire in expiries:
             if (expire.receiver_shape, expire.key_shape) == (lease.receiver_shape, lease.key_shape):
-                if any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
+                if any(_renews(expire, c, called) for c in lease.claims):
+                    lease.renewals.append(expire)
+                elif any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], writes: bool = False) -> bool:
+    """A lifetime extended while `claim` holds the lease: in a loop after a claim with a lifetime; or in a function
+    nested in the claim's (a heartbeat thread), another method of its class, or a module function
+    named for renewing that shares the lease's life, when the claim has a lifetime of its own, the
+    function is named for renewing, or it extends in a loop. Not the deadline that a claim without
+    one gets from a second call (LL005), and not in tests."""
+    if expire.scope.is_test or claim.scope.is_test:
+        return False
+    if expire.scope is claim.scope:
+        return claim.has_lifetime and claim.start <= expire.start and _in_loop(expire, claim.scope, claim)
+    renewing = any(word in expire.scope.name.lower() for word in stores.RENEW_WORDS)
+    cls = claim.scope.cls
+    if claim.scope.encloses(expire.scope) or (cls is not None and expire.scope.cls is cls):
+        if writes:  # a write with a lifetime elsewhere may be a release by value (`set(key, "free", 1)`)
+            return renewing or _in_loop(expire, expire.scope)
+        return claim.has_lifetime or renewing or _in_loop(expire, expire.scope)
+    if cls is not None or expire.scope.cls is not None or not renewing:
+        return False
+    return one_life(claim.scope, expire.scope, called) or expire.scope.parent is claim.scope.parent
+
+
+def _in_loop(expire: Expire | Write, scope: Scope, claim: Claim | None = None) -> bool:
+    """`expire` is in a `while`/`for` of `scope` (one that does not hold `claim`)."""
+    for node in nodes(scope.node):
+        if isinstance(node, (cst.While, cst.For)) and contains(node, expire.call):
+            if claim is None or not contains(node, claim.call):
+                return True
+    return False
 
 
 def _check_document_conditions(lease: Lease) -> None:

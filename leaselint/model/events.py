@@ -133,6 +133,8 @@ class Expire(Event):
     ttl: cst.BaseExpression | None = None
     unit: str = "ex"
     usage: str = "expression"
+    # Queued on a pipeline: its answer comes from the pipeline's execute().
+    in_pipeline: bool = False
 
 
 @dataclass(eq=False)
@@ -155,6 +157,8 @@ class Write(Event):
     """An unconditional write of a key (`set(key, value)`)."""
 
     value: cst.BaseExpression | None = None
+    # The write sets a lifetime (`set(key, value, ex=30)`, `setex`).
+    has_lifetime: bool = False
 
 
 @dataclass(eq=False)
@@ -169,6 +173,10 @@ class Lease:
     side_writes: list[Write] = field(default_factory=list)
     # Lifetimes set by a second call after a claim.
     expiries: list[Expire] = field(default_factory=list)
+    # Lifetimes extended while the lease is held: in a loop after the claim, in a function nested in
+    # the claim's (a heartbeat thread), in another method of its class, or in a renewing function.
+    # A write of the key with a lifetime in such a place renews it too (and takes over another's claim).
+    renewals: list[Expire | Write] = field(default_factory=list)
     # Plain writes of the lease's own key after a claim in its function, or in another method of its
     # class (`set(key, "busy")`, a heartbeat): they replace the token a checked release would compare with.
     overwrites: list[Write] = field(default_factory=list)
@@ -220,6 +228,8 @@ class LeaseModel:
     # `self.acquire()` thrown away where the class's acquire can answer that its claim failed:
     # (call, scope, method name, line of the failing return).
     ignored_claims: list = field(default_factory=list)
+    # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
+    extend_scripts: dict = field(default_factory=dict)
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
 

@@ -199,6 +199,10 @@ class Store:
     release_requires: tuple[str, str] | None = None
     # What to do instead when the store has no compare-and-delete in one step.
     no_checked_release: str = ""
+    # The token-checked renewal the fixes write: {receiver}, {script}, {key}, {token}, {ttl}; or why
+    # the store has none.
+    checked_extend: str = ""
+    no_checked_extend: str = ""
     # (module, hint): added to that message in a module that imports `module` (the client family's
     # own way to a checked release, named only where that family is in sight).
     checked_release_hint: tuple[str, str] = ()
@@ -306,6 +310,7 @@ REDIS = Store(
     pipelines=("pipeline", "transaction"),
     # `transaction(callback, *keys)`: the callback gets the watching pipeline as its first argument.
     callback_transactions=("transaction",),
+    checked_extend="{receiver}.eval({script}, 1, {key}, {token}, {ttl})",
     checked_release=(
         ("lua", "{receiver}.eval({script}, 1, {key}, {token})"),
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
@@ -350,6 +355,7 @@ AIOREDIS1 = Store(
         ),
     ),
     pipelines=("pipeline", "multi_exec"),
+    checked_extend="{receiver}.eval({script}, keys=[{key}], args=[{token}, {ttl}])",
     checked_release=(
         ("lua", "{receiver}.eval({script}, keys=[{key}], args=[{token}])"),
         ("delifeq", '{receiver}.execute("DELIFEQ", {key}, {token})'),
@@ -361,6 +367,13 @@ AIOREDIS1 = Store(
 _NO_COMPARE_AND_DELETE = (
     "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
     "keep the lifetime short and renew it while the holder is healthy, and guard the job's durable effects"
+)
+
+
+_NO_COMPARE_AND_TOUCH = (
+    "the cache API has no compare-and-touch: the renewal extends whoever holds the key; read the stored "
+    "token first and stop the job when it is not this holder's (a short window stays), or move the lease "
+    "to a store that can compare and extend in one step"
 )
 
 
@@ -399,6 +412,7 @@ DJANGO_CACHE = Store(
     recognised_only=True,
     lock_class_claims=True,
     no_checked_release=_NO_COMPARE_AND_DELETE,
+    no_checked_extend=_NO_COMPARE_AND_TOUCH,
     checked_release_hint=("django", "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"),
     claim_words=(b".add(",),
 )
@@ -427,6 +441,11 @@ FLASK_CACHE = Store(
     claim_words=(b".add(",),
 )
 
+_NO_MEMCACHED_EXTEND = (
+    "memcached has no compare-and-touch in one command: renew with `gets`, compare the token, then "
+    "`cas(key, token, cas_id, expire=ttl)`, which stores nothing when another worker wrote the key since"
+)
+
 # memcached clients: `add` claims; the checked release is compare-and-expire: `gets` gives the value and
 # its CAS id, and `cas(key, b"", cas_id, expire=-1)` expires the item only if nobody wrote it since.
 PYMEMCACHE = Store(
@@ -447,6 +466,8 @@ PYMEMCACHE = Store(
     ),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
     reads=(ReadSpec("get", key=Arg(0, "key")),),
+    expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "expire"), unit="expire"),),
+    no_checked_extend=_NO_MEMCACHED_EXTEND,
     recognised_only=True,
     release_form="memcached",
     release_options=(
@@ -465,6 +486,8 @@ PYTHON_MEMCACHED = Store(
     ),
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
     reads=(ReadSpec("get", key=Arg(0, "key")),),
+    expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "time"), unit="time"),),
+    no_checked_extend=_NO_MEMCACHED_EXTEND,
     recognised_only=True,
     release_form="memcached",
     release_options=(
@@ -711,6 +734,8 @@ FORCE_NAMES = frozenset({"clear", "clear_all"})
 RELEASE_WORDS = ("release", "unlock", "free", "lock", "lease", "exit", "done", "finish")
 # Words of a function that ends a job, and so may end its lease (`stop`, `cleanup`).
 END_WORDS = ("stop", "clean", "teardown")
+# Words of a function that keeps a held lease alive (`extend`, `heartbeat`, `keep_alive`).
+RENEW_WORDS = ("renew", "extend", "refresh", "heartbeat", "keep", "touch", "prolong", "sustain", "bump")
 
 
 @lru_cache(maxsize=None)
