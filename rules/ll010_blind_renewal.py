@@ -16,9 +16,12 @@ class BlindRenewal(Rule):
     while the lease is held: in a loop after the claim, in a function nested
     in the claim's (a heartbeat thread), in another method of the lock's
     class, or in a module function named for renewing (`extend`, `renew`,
-    `refresh`, `heartbeat`, `keep_alive`). The deadline that a claim without
-    one gets from a second call right after it is LL005's. Renewals in tests
-    are not reported.
+    `refresh`, `heartbeat`, `keep_alive`). A write of the key with a lifetime
+    (`set(key, token, ex=30)`) in such a place renews it too, and also takes
+    over a key another worker claimed. The deadline that a claim without one
+    gets from a second call right after it is LL005's; a function named for
+    ending (`finish_job`, `release`) that lets the key run out is a release,
+    not a renewal. Renewals in tests are not reported.
 
     ## Why is this bad?
     The renewal extends whoever holds the key now:
@@ -189,6 +192,23 @@ class BlindRenewal(Rule):
                 for _ in range(2):
                     assert r.expire("lock:t", 30)
                 r.delete("lock:t")
+        """
+        ),
+        # A job's end that lets its marker run out instead of deleting it is a release, not a renewal.
+        Valid(
+            """\
+            class Worker:
+                def __init__(self, redis):
+                    self.redis = redis
+
+                def start_job(self, job_id, token):
+                    return self.redis.set(f"in-progress:{job_id}", token, nx=True, px=60000)
+
+                def finish_job(self, job_id, keep_ms):
+                    if keep_ms is None:
+                        self.redis.delete(f"in-progress:{job_id}")
+                    else:
+                        self.redis.pexpire(f"in-progress:{job_id}", keep_ms)
         """
         ),
     ]

@@ -1516,7 +1516,10 @@ def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], w
         return False
     if expire.scope is claim.scope:
         return claim.has_lifetime and claim.start <= expire.start and _in_loop(expire, claim.scope, claim)
-    renewing = any(word in expire.scope.name.lower() for word in stores.RENEW_WORDS)
+    name = expire.scope.name.lower()
+    renewing = any(word in name for word in stores.RENEW_WORDS)
+    if not renewing and any(word in name for word in stores.RELEASE_WORDS + stores.END_WORDS):
+        return False  # a release that lets the key run out (`finish_job`: `pexpire(key, keep)`)
     cls = claim.scope.cls
     if claim.scope.encloses(expire.scope) or (cls is not None and expire.scope.cls is cls):
         if writes:  # a write with a lifetime elsewhere may be a release by value (`set(key, "free", 1)`)
@@ -1530,9 +1533,8 @@ def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], w
 def _in_loop(expire: Expire | Write, scope: Scope, claim: Claim | None = None) -> bool:
     """`expire` is in a `while`/`for` of `scope` (one that does not hold `claim`)."""
     for node in nodes(scope.node):
-        if isinstance(node, (cst.While, cst.For)) and contains(node, expire.call):
-            if claim is None or not contains(node, claim.call):
-                return True
+        if isinstance(node, (cst.While, cst.For)) and contains(node, expire.call) and (claim is None or not contains(node, claim.call)):
+            return True
     return False
 
 
