@@ -150,7 +150,7 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
         for word in words:
             scanned[word] = inside and word in data
     if not any(scanned.values()):
-        return NOTHING
+        return CLAIM_WORDS if _read_then_write(data) else NOTHING
 
     def holds(word: bytes) -> bool:
         found = scanned.get(word)
@@ -169,7 +169,21 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
                     claims = True
     if _lock_object(data, table, holds):
         return MORE
-    return CLAIM_WORDS if claims or _add_claim(data, table, holds) else NOTHING
+    return CLAIM_WORDS if claims or _add_claim(data, table, holds) or _read_then_write(data) else NOTHING
+
+
+# A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
+_PRESENCE_READS = (b".exists(", b".has_key(", b".has(", b".get(")
+_PLAIN_WRITES = (b".set(", b".setex(", b".psetex(")
+_RELEASE_CALLS = (b".delete(", b"eval", b"unlink(")
+
+
+def _read_then_write(data: bytes) -> bool:
+    return (
+        any(word in data for word in _PLAIN_WRITES)
+        and any(word in data for word in _RELEASE_CALLS)
+        and any(word in data for word in _PRESENCE_READS)
+    )
 
 
 def _add_claim(data: bytes, table: dict, holds) -> bool:
@@ -298,6 +312,37 @@ def second_look(tree) -> bool:
                 return True
         if method in _multi():
             return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
+    return _read_then_set(tree)
+
+
+def _read_then_set(tree) -> bool:
+    """An `if` that reads a key (`r.exists(k)`, `cache.get(k)`) and a plain write of the same key on
+    the same receiver anywhere in the file (LL009's shape; the model decides the rest)."""
+    import ast
+
+    read_names = {m for store in stores.STORES for m in (*store.absence_reads, *store.optimistic_reads)}
+    read = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            for part in ast.walk(node.test):
+                if (
+                    isinstance(part, ast.Call)
+                    and isinstance(part.func, ast.Attribute)
+                    and part.func.attr in read_names
+                    and len(part.args) == 1
+                ):
+                    read.add((ast.dump(part.func.value), ast.dump(part.args[0])))
+    if not read:
+        return False
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("set", "setex", "psetex")
+            and node.args
+            and (ast.dump(node.func.value), ast.dump(node.args[0])) in read
+        ):
+            return True
     return False
 
 

@@ -41,6 +41,10 @@ LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold
 _EXTEND_COMMANDS = {"ex": "expire", "px": "pexpire", "exat": "expireat", "pxat": "pexpireat"}
 
 
+def _unawaited(node: cst.BaseExpression) -> cst.BaseExpression:
+    return node.expression if isinstance(node, cst.Await) else node
+
+
 def _negated(test: cst.BaseExpression, call: cst.Call) -> bool:
     """`call` is under a `not` in `test`."""
     return any(
@@ -1106,6 +1110,77 @@ class LeaseFixer:
         if release.usage == "inline":
             return Edit(*self._span_with_await(release), f"{awaited}{call} or {report}")
         return self._replace(release.call, call)
+
+    def claim_in_one_step(self, claim: Claim) -> Fix:
+        """LL009: a read that found the key absent, then a plain write -> the store's conditional
+        create as the test: `if not r.get(k): r.set(k, v, ex=30)` becomes `if r.set(k, v, nx=True,
+        ex=30):`; `if r.exists(k): return` then `r.set(...)` gets `if not r.set(..., nx=True): return`."""
+        check = claim.read_check
+        assert check is not None
+        statement = claim.statement
+        if not (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and _unawaited(statement.body[0].value) is claim.call
+        ):
+            raise NoFix("the write is part of a larger statement: claim with the store's conditional create by hand")
+        if any(a.star for a in claim.call.args):
+            raise NoFix("the write passes arguments with `*` or `**`")
+        awaited = "await " if claim.awaited else ""
+        new_call = awaited + self._conditional_create(claim)
+        guard = check.guard
+        body = guard.body
+        if contains(body, claim.call):
+            if not isinstance(body, cst.IndentedBlock) or body.body[0] is not statement:
+                raise NoFix("the branch runs code before the write: move the write first, then claim with the conditional create")
+            removal = self._replace(statement, "pass") if len(body.body) == 1 else self._line_removal(statement)
+            edits = [self._replace(guard.test, new_call), removal]
+        else:
+            if not isinstance(body, cst.IndentedBlock):
+                raise NoFix("the `if` that tested the key has its body on its own line")
+            first, last = self._range(body.body[0])[0], self._range(body.body[-1])[1]
+            lines = self.index.text[self.index.offset(Position(first.line, 0)) : self.index.offset(last)]
+            indent = self._indent_of(statement)
+            edits = [self._replace(statement, f"if not {new_call}:\n{lines.rstrip()}")]
+            if self._indent_of(guard) != indent:
+                raise NoFix("the write is indented differently from the `if` that tested the key")
+        message = "Claim with the store's conditional create in one step, instead of a read then a write"
+        safe = check.exact
+        return Fix(message, in_order(edits), Applicability.SAFE if safe else Applicability.UNSAFE)
+
+    def _conditional_create(self, claim: Claim) -> str:
+        """The write `claim` stands for, as the store's conditional create with the same arguments."""
+        call, spec = claim.call, claim.spec
+        receiver = self._text(claim.receiver) if isinstance(call.func, cst.Attribute) else None
+        func = self._text(call.func.value) if isinstance(call.func, cst.Attribute) else None  # type: ignore[union-attr]
+        if spec.method == "add":  # a cache API: add() takes set()'s arguments
+            return f"{func}.add({self._args_text(call)})"
+        if spec.method != "set" or receiver is None:
+            raise NoFix("the store has no conditional create the fix can write")
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if claim.method == "set":
+            if keywords - {"name", "value", "ex", "px", "exat", "pxat"}:
+                raise NoFix("the write passes options of its own (`xx`, `get`, `keepttl`): claim by hand")
+            return f"{func}.set({self._args_text(call)}, nx=True)"
+        unit = "ex" if claim.method == "setex" else "px"
+        write = next(w for w in claim.store.writes if w.method == claim.method)
+        from leaselint.model.classify import get_arg
+
+        key, value = get_arg(call, write.key), get_arg(call, write.value)
+        ttl = get_arg(call, write.lifetime[0])
+        if key is None or value is None or ttl is None or len(call.args) != 3:
+            raise NoFix(f"the `{claim.method}` call's arguments cannot be told apart")
+        return f"{func}.set({self._text(key)}, {self._text(value)}, nx=True, {unit}={self._text(ttl)})"
+
+    def _args_text(self, call: cst.Call) -> str:
+        return ", ".join(
+            (f"{a.keyword.value}={self._text(a.value)}" if a.keyword is not None else self._text(a.value)) for a in call.args
+        )
+
+    def _line_removal(self, statement: cst.CSTNode) -> Edit:
+        start, end = self._range(statement)
+        return Edit(Position(start.line, 0), Position(end.line + 1, 0), "")
 
     def checked_renewal(self, lease: Lease, renewal: Expire | Write) -> Fix:
         """LL010: `expire(key, ttl)` on a held lease -> a script that extends only while the stored

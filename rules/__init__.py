@@ -19,6 +19,7 @@ REGISTRY = (
     ("LL006", "ll006_swallowed_lost_release", "SwallowedLostRelease"),
     ("LL007", "ll007_token_beside_claim", "TokenBesideClaim"),
     ("LL008", "ll008_claim_always_succeeds", "ClaimAlwaysSucceeds"),
+    ("LL009", "ll009_check_then_claim", "CheckThenClaim"),
     ("LL010", "ll010_blind_renewal", "BlindRenewal"),
     ("LL011", "ll011_unawaited_release", "UnawaitedRelease"),
     ("LL100", "ll100_unused_noqa", "UnusedNoqa"),

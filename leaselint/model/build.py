@@ -125,7 +125,15 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
     walker.module_scope.test_file = tests
     code_of = NodeCode(positions)
     resolver = Resolver(walker.module_scope, code_of)
-    classifier = Classifier(walker, positions, resolver, project)
+    origins = Origins(
+        walker.imports,
+        resolver,
+        walker.name_calls,
+        {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
+        _self_calls(walker),
+        {info.name: info for info in walker.classes},
+    )
+    classifier = Classifier(walker, positions, resolver, project, origins)
     classifier.run()
     leases = pair(
         classifier.claims + classifier.paired_claims,
@@ -150,14 +158,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         swallowed=walker.swallowed,
         scopes=walker.scopes,
         resolver=resolver,
-        origins=Origins(
-            walker.imports,
-            resolver,
-            walker.name_calls,
-            {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
-            _self_calls(walker),
-            {info.name: info for info in walker.classes},
-        ),
+        origins=origins,
         imports=walker.imports,
         import_levels=walker.import_levels,
         assigned=walker.assigned,

@@ -10,11 +10,12 @@ import libcst as cst
 
 from leaselint.diagnostics import Position
 from leaselint.model import documents, stores
-from leaselint.model.events import Check, Claim, Event, Expire, Lease, LockObject, Read, Release, Write
+from leaselint.model.events import Check, Claim, Event, Expire, Lease, LockObject, Read, ReadCheck, Release, Write
 from leaselint.model.keys import Resolver, extends, free_names, literal_string
 from leaselint.model.scope import Scope, contains, contains_call_or_name, count_names, only_attributes_taken
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, ReleaseSpec, Store, WriteSpec
 from leaselint.model.traverse import nodes
+from leaselint.model.values import UNKNOWN
 from leaselint.model.walk import CallSite, Walker, does_nothing, dotted, script_object_call
 
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
@@ -96,6 +97,39 @@ def _absence_test(test: cst.BaseExpression, call: cst.Call, name: str | None) ->
             if any(isinstance(n, cst.Name) and n.value == "None" for n in nodes(node, trivia=False)):
                 return True
     return False
+
+
+def _in_block_after(guard: cst.If, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
+    """`statement` comes after `guard` in the same block (not under a condition of its own)."""
+    return contains(
+        scope_node,
+        lambda node: type(node) in (cst.IndentedBlock, cst.Module)
+        and guard in node.body
+        and statement in node.body
+        and node.body.index(guard) < node.body.index(statement),
+    )
+
+
+def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tuple[bool, bool] | None:
+    """(true when the key is absent, exact) for a test that is only the read: `r.exists(k)`,
+    `not r.get(k)`, `r.get(k) is None`, `value is not None`; None for any other test. Exact: a
+    compare with None (the truth of a stored value also says absent for a stored "" or 0)."""
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated, test = not negated, test.expression
+    if isinstance(test, cst.Await):
+        test = test.expression
+    if test is call or (name is not None and isinstance(test, cst.Name) and test.value == name):
+        return negated, False
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left, target = test.left, test.comparisons[0]
+        read = left is call or (name is not None and isinstance(left, cst.Name) and left.value == name)
+        if read and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
+            if isinstance(target.operator, (cst.Is, cst.Equal)):
+                return not negated, True
+            if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
+                return negated, True
+    return None
 
 
 def _deliberate(site: CallSite) -> bool:
@@ -262,8 +296,10 @@ def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
 class Classifier:
     """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
 
-    def __init__(self, walker: Walker, positions, resolver: Resolver, project=None) -> None:
+    def __init__(self, walker: Walker, positions, resolver: Resolver, project=None, origins=None) -> None:
         self.walker = walker
+        # Where stored values come from (model/values.py): a read-then-write claim stores a token.
+        self.origins = origins
         self.project = project
         # Claims that pair into leases but are no claim call of their own, so rules that read a claim's
         # own call leave them alone: made through a summarised function of another module
@@ -346,6 +382,8 @@ class Classifier:
         self._broad_swallows()
         if self.writes and self.transaction_calls:
             self._optimistic_claims()
+        if self.writes:
+            self._read_claims()
         if self.lock_class_claims:
             self._lock_class_releases()
         self.answered_calls = self._answered_by_methods()
@@ -1119,6 +1157,113 @@ class Classifier:
             no_fix="the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
             "token-checked compare-and-delete",
         )
+
+    def _read_claims(self) -> None:
+        """`if not r.get(key): r.set(key, token, ex=30)`, or `if r.exists(key): return` before the set:
+        a claim made by reading and then writing, outside a transaction (LL009). The write becomes a
+        claim, paired and checked like any other; its value must be one a claim stores (a constant, a
+        token, a clock), not a computed result (a cache filled on a miss)."""
+        reads: dict[int, list[CallSite]] = {}
+        names = {m for store in stores.STORES for m in (*store.absence_reads, *store.optimistic_reads)}
+        for site in self.walker.calls:
+            if site.call.func.attr.value in names and len(site.call.args) == 1:  # type: ignore[union-attr]
+                reads.setdefault(id(site.scope), []).append(site)
+        if not reads:
+            return
+        transactions = {id(site.scope) for _, site in self.transaction_calls}
+        kept = []
+        for write in self.writes:
+            claim = None
+            if id(write.scope) in reads and id(write.scope) not in transactions and not write.scope.is_test:
+                claim = self._read_claim(write, reads[id(write.scope)])
+            if claim is None:
+                kept.append(write)
+            else:
+                self.paired_claims.append(claim)
+        self.writes = kept
+
+    def _read_claim(self, write: Write, sites: list[CallSite]) -> Claim | None:
+        store = write.store
+        site = self.sites.get(id(write.call))
+        best = 0
+        for other in stores.STORES:
+            # A cache client known by its import (`from django.core.cache import cache`) is that cache's.
+            if other.recognised_only and other is not store and any(w.method == write.method for w in other.writes):
+                score = self.recognition(other, site.call.func.value, site.scope)[0] if site is not None else 0  # type: ignore[union-attr]
+                if score > best:
+                    store, best = other, score
+        if not (store.absence_reads or store.optimistic_reads) or write.value is None or write.method not in ("set", "setex", "psetex"):
+            return None
+        for site in sites:
+            call = site.call
+            method = call.func.attr.value  # type: ignore[union-attr]
+            if method not in (*store.absence_reads, *store.optimistic_reads) or site.call.func.value is None:  # type: ignore[union-attr]
+                continue
+            if self.positions[call].start.line > write.start.line:
+                continue
+            receiver, scope, in_pipeline = self._receiver(site)
+            if in_pipeline or self.resolver.shape(receiver, scope) != write.receiver_shape:
+                continue
+            if self.resolver.shape(call.args[0].value, site.scope) != write.key_shape:
+                continue
+            found = self._guarding_if(write, call, method in store.absence_reads)
+            if found is None or not self._claim_value(write):
+                continue
+            branch, exact = found
+            spec = store.claims[0]
+            lifetime_args = [*next((w.lifetime for w in store.writes if w.method == write.method), ())]
+            if write.method == spec.method:
+                lifetime_args += list(spec.lifetime)
+            has_lifetime = spec.default_lifetime or any(
+                (node := get_arg(write.call, where)) is not None and self.resolver.code(node).strip() != "None"
+                for where in lifetime_args
+            )
+            fields = {f: getattr(write, f) for f in _EVENT_FIELDS if f != "no_fix"}
+            fields["store"] = store
+            return Claim(
+                **fields,
+                spec=spec,
+                value=write.value,
+                has_lifetime=has_lifetime,
+                read_check=ReadCheck(call, branch, exact),
+                no_fix="the claim is a read, then a plain write (LL009): claim with the store's conditional "
+                "create first",
+            )
+        return None
+
+    def _claim_value(self, write: Write) -> bool:
+        """The write stores what a claim stores (a constant, a token, a clock), or its key or function
+        names a lock; not a value of unknown origin (a result a cache keeps)."""
+        if self.origins is None or self.origins.origin(write.value, write.scope).kind != UNKNOWN:  # type: ignore[arg-type]
+            return True
+        name = write.scope.name.lower()
+        return _names_a_lock(write.key_shape) or any(word in name for word in stores.LOCK_KEY_WORDS)
+
+    def _guarding_if(self, write: Write, call: cst.Call, presence: bool) -> tuple[cst.If, bool] | None:
+        """The `if` that lets the write run only when `call` found the key absent: the write inside an
+        `if` testing absence (`if not r.get(key):`), or right after an `if` testing presence whose body
+        leaves (`if r.exists(key): return False`). With whether the test is exact (presence itself, or
+        a compare with None, not the truth of a stored value)."""
+        name = self.walker.assigned.get(id(call))
+        if name is not None and contains_call_or_name(write.value, None, name):  # type: ignore[arg-type]
+            return None  # `set(key, int(old) + 1)` updates the value it read
+        for test, scope in self.walker.branch_tests:
+            if scope is not write.scope or not contains_call_or_name(test, call, name):
+                continue
+            branch = self.walker.if_tests.get(id(test))
+            if branch is None:
+                continue
+            polarity = _polarity(test, call, name)
+            if polarity is None:
+                continue
+            absent, exact = polarity
+            exact = exact or presence
+            if absent and contains(branch.body, write.call):
+                return branch, exact
+            if not absent and branch.orelse is None and _exits(branch.body) and not contains(branch, write.call):
+                if self.positions[branch].start.line < write.start.line and _in_block_after(branch, write.statement, write.scope.node):
+                    return branch, exact
+        return None
 
     def _tested_absent(self, write: Write, pipe: str, opened: int) -> bool:
         """A read of the written key on the pipeline, before `multi()`, whose answer an `if` tests for

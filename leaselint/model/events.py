@@ -75,6 +75,18 @@ class Claim(Event):
     caught: frozenset = frozenset()
     # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).
     decides: bool = False
+    # A plain write that claims because a read found the key absent first (LL009).
+    read_check: ReadCheck | None = None
+
+
+@dataclass(eq=False)
+class ReadCheck:
+    """The read before a check-then-claim write, and the `if` on its answer."""
+
+    read: cst.Call
+    guard: cst.If
+    # The test asks presence itself (`exists`, `is None`), not the truth of a stored value.
+    exact: bool
 
 
 @dataclass(eq=False)

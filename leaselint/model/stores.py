@@ -159,7 +159,8 @@ class Store:
     # Reads that test, between `watch` and `multi`, whether the watched key is absent: a write of the
     # key queued after `multi` is then a claim (an optimistic WATCH/MULTI/EXEC transaction), standing
     # as the row's claim `optimistic_claim`. `absence_reads` answer presence itself (`exists`); the
-    # value `optimistic_reads` answer must be compared with None or taken as false.
+    # value `optimistic_reads` answer must be compared with None or taken as false. Outside a
+    # transaction the same read, then a plain write, is a check-then-claim (LL009).
     absence_reads: tuple[str, ...] = ()
     optimistic_reads: tuple[str, ...] = ()
     optimistic_claim: str = ""
@@ -408,6 +409,8 @@ DJANGO_CACHE = Store(
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
     writes=(WriteSpec("set", key=Arg(0, "key"), value=Arg(1, "value")),),
     reads=(ReadSpec("get", key=Arg(0, "key")),),
+    absence_reads=("has_key",),
+    optimistic_reads=("get",),
     expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "timeout"), unit="timeout"),),
     recognised_only=True,
     lock_class_claims=True,
@@ -436,6 +439,8 @@ FLASK_CACHE = Store(
     releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
     writes=(WriteSpec("set", key=Arg(0, "key"), value=Arg(1, "value")),),
     reads=(ReadSpec("get", key=Arg(0, "key")),),
+    absence_reads=("has",),
+    optimistic_reads=("get",),
     recognised_only=True,
     no_checked_release=_NO_COMPARE_AND_DELETE,
     claim_words=(b".add(",),
