@@ -150,7 +150,8 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
         for word in words:
             scanned[word] = inside and word in data
     if not any(scanned.values()):
-        return CLAIM_WORDS if _read_then_write(data) else NOTHING
+        # No store word: one more scan, for a plain delete (a script's release brings `ARGV`).
+        return CLAIM_WORDS if b".delete(" in data and _read_then_write(data) else NOTHING
 
     def holds(word: bytes) -> bool:
         found = scanned.get(word)
@@ -174,16 +175,27 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
 
 # A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
 _PRESENCE_READS = (b".exists(", b".has_key(", b".has(", b".get(")
-_PLAIN_WRITES = (b".set(", b".setex(", b".psetex(")
-_RELEASE_CALLS = (b".delete(", b"eval", b"unlink(")
+_RELEASE_CALLS = (b".delete(", b"eval(", b"evalsha(", b"unlink(")
+
+
+_READ_KEY = re.compile(rb"\.(?:exists|has_key|has|get)\(\s*([^()\s,]+)\s*\)")
 
 
 def _read_then_write(data: bytes) -> bool:
-    return (
-        any(word in data for word in _PLAIN_WRITES)
-        and any(word in data for word in _RELEASE_CALLS)
-        and any(word in data for word in _PRESENCE_READS)
-    )
+    """The words, then a key read on its own (`.exists(key)`) that a plain write names first and a
+    release (`delete(key)`, `eval(script, 1, key, ...)`) names too."""
+    if not ((b".set(" in data or b"setex(" in data) and any(word in data for word in _RELEASE_CALLS)):
+        return False
+    if not any(word in data for word in _PRESENCE_READS):
+        return False
+    for key in {match.group(1) for match in _READ_KEY.finditer(data)}:
+        name = re.escape(key)
+        if re.search(rb"\.(?:set|setex|psetex)\(\s*" + name + rb"\s*,", data) is not None and (
+            re.search(rb"\.(?:delete|unlink)\(\s*" + name + rb"\s*[,)]", data) is not None
+            or re.search(rb"eval(?:sha)?\([^)]*?,\s*\d+\s*,\s*" + name + rb"\s*[,)]", data) is not None
+        ):
+            return True
+    return False
 
 
 def _add_claim(data: bytes, table: dict, holds) -> bool:
