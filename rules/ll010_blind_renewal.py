@@ -650,6 +650,34 @@ class BlindRenewal(Rule):
             column=17,
             message_contains='no automatic fix: the renewal is queued on a pipeline, whose execute() answers it',
         ),
+        # A lock class over a cache client it is handed: the claim in a retried inner function, the
+        # heartbeat in another method.
+        Invalid(
+            """\
+            class CacheLock:
+                def __init__(self, client, name, owner, timeout=30):
+                    self.client = client
+                    self.name = name
+                    self.owner = owner
+                    self.timeout = timeout
+
+                def acquire(self, attempts=3):
+                    def _try():
+                        return self.client.add(self.name, self.owner, self.timeout)
+
+                    return any(_try() for _ in range(attempts))
+
+                def heartbeat(self):
+                    return bool(self.client.touch(self.name, self.timeout))
+
+                def release(self):
+                    if self.client.get(self.name) == self.owner:
+                        self.client.delete(self.name)
+        """,
+            line=15,
+            column=21,
+            message_contains='no automatic fix: the cache API has no compare-and-touch',
+        ),
     ]
 
 

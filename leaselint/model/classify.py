@@ -1665,14 +1665,21 @@ def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], w
     renewing = any(word in name for word in stores.RENEW_WORDS)
     if not renewing and any(word in name for word in stores.RELEASE_WORDS + stores.END_WORDS):
         return False  # a release that lets the key run out (`finish_job`: `pexpire(key, keep)`)
-    cls = claim.scope.cls
-    if claim.scope.encloses(expire.scope) or (cls is not None and expire.scope.cls is cls):
+    cls = _class_of(claim.scope)
+    if claim.scope.encloses(expire.scope) or (cls is not None and _class_of(expire.scope) is cls):
         if writes:  # a write with a lifetime elsewhere may be a release by value (`set(key, "free", 1)`)
             return renewing or _in_loop(expire, expire.scope)
         return claim.has_lifetime or renewing or _in_loop(expire, expire.scope)
-    if cls is not None or expire.scope.cls is not None or not renewing:
+    if cls is not None or _class_of(expire.scope) is not None or not renewing:
         return False
     return one_life(claim.scope, expire.scope, called) or expire.scope.parent is claim.scope.parent
+
+
+def _class_of(scope: Scope):
+    """The class of a method, or of the method a function is nested in (a retried inner `_acquire`)."""
+    while scope.cls is None and scope.parent is not None and scope.parent.parent is not None:
+        scope = scope.parent
+    return scope.cls
 
 
 def _in_loop(expire: Expire | Write, scope: Scope, claim: Claim | None = None) -> bool:
