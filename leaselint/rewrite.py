@@ -1138,7 +1138,7 @@ class LeaseFixer:
             edits = [self._replace(guard.test, new_call), removal]
         else:
             if not isinstance(body, cst.IndentedBlock):
-                raise NoFix("the `if` that tested the key has its body on its own line")
+                raise NoFix("the `if` that tested the key has its body on the same line")
             first, last = self._range(body.body[0])[0], self._range(body.body[-1])[1]
             lines = self.index.text[self.index.offset(Position(first.line, 0)) : self.index.offset(last)]
             indent = self._indent_of(statement)
@@ -1159,6 +1159,8 @@ class LeaseFixer:
         if spec.method != "set" or receiver is None:
             raise NoFix("the store has no conditional create the fix can write")
         keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if claim.method == "set" and sum(a.keyword is None for a in call.args) > 4:
+            raise NoFix("the write passes options by position: claim by hand")
         if claim.method == "set":
             if keywords - {"name", "value", "ex", "px", "exat", "pxat"}:
                 raise NoFix("the write passes options of its own (`xx`, `get`, `keepttl`): claim by hand")
@@ -1201,6 +1203,8 @@ class LeaseFixer:
             raise NoFix("the renewal shares its line with other statements")
         if renewal.in_pipeline:
             raise NoFix("the renewal is queued on a pipeline, whose execute() answers it: extend each lease with a token check")
+        if renewal.coroutine and not renewal.awaited:
+            raise NoFix("the renewal's coroutine is handed on unawaited: extend with a token check by hand")
         token, held = self._renewal_token(lease, renewal)
         command = _EXTEND_COMMANDS[renewal.unit]
         script = self.model.extend_scripts.get(command)
@@ -1233,6 +1237,11 @@ class LeaseFixer:
         claim holds): a name the claim stored that the renewal sees, or the object's attribute."""
         resolver = self.model.resolver
         scope = renewal.scope
+        # The claims of this holder's life: its function's, an enclosing one's, its class's.
+        claims = [c for c in lease.claims if c.scope is scope or c.scope.encloses(scope)] or [
+            c for c in lease.claims if scope.cls is not None and c.scope.cls is scope.cls
+        ] or lease.claims
+        lease = Lease(lease.receiver_shape, lease.key_shape, claims=claims)
         values = [c.value for c in lease.claims]
         if any(v is None for v in values) or any(self._weak(c) for c in lease.claims):
             raise NoFix("the claim stores no fresh token to compare with (LL002, LL003): store one first")
@@ -1275,6 +1284,16 @@ class LeaseFixer:
         if len(found) != 1:
             return None
         attr = found.pop()
+        cls = claims[0].scope.cls
+        for node in nodes(cls.node, trivia=False) if cls is not None else ():
+            # `self.token, self.x = ...` or `setattr(self, "token", ...)`: set some other way too.
+            if type(node) is cst.Tuple and any(
+                isinstance(e.value, cst.Attribute) and e.value.attr.value == attr for e in node.elements
+            ):
+                return None
+            if type(node) is cst.Call and isinstance(node.func, cst.Name) and node.func.value == "setattr":
+                if len(node.args) > 1 and isinstance(node.args[1].value, cst.SimpleString) and attr in node.args[1].value.value:
+                    return None
         for value, where in resolver.self_attr_values(attr, claims[0].scope):
             if not (type(value) is cst.Name and value.value in ("None", name) and (value.value == "None" or any(where is c.scope for c in claims))):
                 return None

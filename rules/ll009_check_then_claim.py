@@ -17,7 +17,8 @@ class CheckThenClaim(Rule):
     transaction. It is a lease when the key is also released (a delete in the
     same lease's life) and the value written is one a claim stores (a
     constant, a token, a clock), not a computed result: a cache filled on a
-    miss is not reported.
+    miss is not reported, nor a default put in place when missing (a branch
+    that holds only the write).
 
     ## Why is this bad?
     The read and the write are two steps, and another worker can run between
@@ -184,6 +185,46 @@ class CheckThenClaim(Rule):
                     r.set("lock:t", "me", ex=5)
                 assert r.get("lock:t") == b"me"
                 r.delete("lock:t")
+        """
+        ),
+        # A default put in place when missing: nothing runs while the key is "held".
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def warm(name):
+                key = f"cache:{name}"
+                if r.get(key) is None:
+                    r.set(key, "placeholder", ex=60)
+                if stale(name):
+                    r.delete(key)
+        """
+        ),
+        # nx given by position: already the conditional create.
+        Valid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def once(job):
+                key = f"once:{job}:lock"
+                if r.exists(key):
+                    return False
+                token = secrets.token_hex(16)
+                if not r.set(key, token, 30, None, True):
+                    return False
+                try:
+                    job()
+                finally:
+                    r.delete(key)
+                return True
         """
         ),
     ]

@@ -1194,6 +1194,8 @@ class Classifier:
                     store, best = other, score
         if not (store.absence_reads or store.optimistic_reads) or write.value is None or write.method not in ("set", "setex", "psetex"):
             return None
+        if write.method == "set" and sum(a.keyword is None for a in write.call.args) > 4:
+            return None  # `set(k, v, ex, px, nx)`: options given by position
         for site in sites:
             call = site.call
             method = call.func.attr.value  # type: ignore[union-attr]
@@ -1259,7 +1261,10 @@ class Classifier:
             absent, exact = polarity
             exact = exact or presence
             if absent and contains(branch.body, write.call):
-                return branch, exact
+                # Work done while the key is held, not a default put in place (`if get(k) is None: set(k, "-")`).
+                if isinstance(branch.body, cst.IndentedBlock) and len(branch.body.body) > 1:
+                    return branch, exact
+                continue
             if not absent and branch.orelse is None and _exits(branch.body) and not contains(branch, write.call):
                 if self.positions[branch].start.line < write.start.line and _in_block_after(branch, write.statement, write.scope.node):
                     return branch, exact
