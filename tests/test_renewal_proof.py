@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 
+from leaselint.rules import RULES_BY_CODE
 from proof_support import fix_copy, load, lost_lease_warnings, run_cli, write_module
 
 LOOP = textwrap.dedent(
@@ -35,33 +36,8 @@ LOOP = textwrap.dedent(
     """
 )
 
-CLASS = textwrap.dedent(
-    """\
-    import uuid
-
-
-    class RedisLease:
-        def __init__(self, client, name, ttl=30):
-            self.client = client
-            self.name = f"lease:{name}"
-            self.ttl = ttl
-            self.token = None
-
-        def acquire(self):
-            token = uuid.uuid4().hex
-            if self.client.set(self.name, token, nx=True, ex=self.ttl):
-                self.token = token
-                return True
-            return False
-
-        def extend(self):
-            return self.client.pexpire(self.name, self.ttl * 1000)
-
-        def release(self):
-            self.client.delete(self.name)
-            self.token = None
-    """
-)
+# The rule's own case of a lock class whose extend() answers the renewal.
+CLASS = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL010"].INVALID if "class RedisLease" in c.code))
 
 ASYNC = textwrap.dedent(
     """\
