@@ -145,13 +145,15 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     table = _table()
     scanned: dict[bytes, bool] = {word: word in data for word in table["first"]}
     lower = data.lower()
+    named_lock = False
     for part, words in table["folded"]:
         inside = part in lower
+        named_lock = named_lock or (inside and part == b"lock")
         for word in words:
             scanned[word] = inside and word in data
     if not any(scanned.values()):
-        # No store word: one more scan, for a plain delete (a script's release brings `ARGV`).
-        return CLAIM_WORDS if b".delete(" in data and _read_then_write(data) else NOTHING
+        # A read, then a write (LL009), only in a file that names a lock: "lock" is scanned anyway.
+        return CLAIM_WORDS if named_lock and _read_then_write(data) else NOTHING
 
     def holds(word: bytes) -> bool:
         found = scanned.get(word)
@@ -170,12 +172,19 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
                     claims = True
     if _lock_object(data, table, holds):
         return MORE
-    return CLAIM_WORDS if claims or _add_claim(data, table, holds) or _read_then_write(data) else NOTHING
+    if claims or _add_claim(data, table, holds):
+        return CLAIM_WORDS
+    return CLAIM_WORDS if named_lock and _read_then_write(data) else NOTHING
 
 
 # A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
 _PRESENCE_READS = (b".exists(", b".has_key(", b".has(", b".get(")
 _RELEASE_CALLS = (b".delete(", b"eval(", b"evalsha(", b"unlink(")
+
+
+def may_read_then_write(text: str) -> bool:
+    """The bytes test of `_read_then_write` on a decoded text (for `second_look`)."""
+    return (".set(" in text or "setex(" in text) and _read_then_write(text.encode("utf-8", "surrogatepass"))
 
 
 _READ_KEY = re.compile(rb"\.(?:exists|has_key|has|get)\(\s*([^()\s,]+)\s*\)")
@@ -295,7 +304,7 @@ def _name_before(data: bytes, dot: int) -> bytes:
 # The second look, on CPython's tree.
 
 
-def second_look(tree) -> bool:
+def second_look(tree, plain_writes: bool = True) -> bool:
     """False only when the model could find no lease in this tree of a file whose bytes hold only
     the words of a claim.
 
@@ -303,7 +312,8 @@ def second_look(tree) -> bool:
     compare-and-delete brings other words, which `verdict` keeps). So this looks for a call of a
     claim method whose receiver the model could take for that store's client, with the store's
     flag set, that is not a store API wrapper passing its caller's key on (the model's
-    `_passes_through`). Every doubt keeps the file.
+    `_passes_through`). Every doubt keeps the file. `plain_writes`: the text may hold a plain
+    write of a key it read (LL009), to look for.
     """
     facts = _Facts()
     facts.collect(tree)
@@ -324,7 +334,7 @@ def second_look(tree) -> bool:
                 return True
         if method in _multi():
             return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
-    return _read_then_set(tree)
+    return plain_writes and _read_then_set(tree)
 
 
 def _read_then_set(tree) -> bool:

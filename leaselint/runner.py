@@ -381,12 +381,12 @@ def _python_tree(text: str):
 def worth_parsing(text: str) -> bool:
     """The prefilter's look at CPython's tree (for a file whose bytes hold only a claim's words):
     False when the model could find no lease in it. Any doubt (CPython cannot parse it) says True."""
-    from leaselint.prefilter import second_look
+    from leaselint.prefilter import may_read_then_write, second_look
 
     try:
         tree = _python_tree(text)
         with recursion_limit(GATE_RECURSION_LIMIT):
-            return second_look(tree)
+            return second_look(tree, may_read_then_write(text))
     except Exception:
         return True
 

@@ -18,7 +18,9 @@ class CheckThenClaim(Rule):
     same lease's life) and the value written is one a claim stores (a
     constant, a token, a clock), not a computed result: a cache filled on a
     miss is not reported, nor a default put in place when missing (a branch
-    that holds only the write).
+    that holds only the write). For speed, files are looked at for this shape
+    only when they name a lock somewhere (`lock` in any case: a key, a
+    function, a class).
 
     ## Why is this bad?
     The read and the write are two steps, and another worker can run between
