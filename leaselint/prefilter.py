@@ -187,13 +187,17 @@ def may_read_then_write(text: str) -> bool:
     return (".set(" in text or "setex(" in text) and _read_then_write(text.encode("utf-8", "surrogatepass"))
 
 
+_SET_CALL = re.compile(rb"\.set\(\s*[^)\s]")
 _READ_KEY = re.compile(rb"\.(?:exists|has_key|has|get)\(\s*([^()\s,]+)\s*\)")
 
 
 def _read_then_write(data: bytes) -> bool:
     """The words, then a key read on its own (`.exists(key)`) that a plain write names first and a
     release (`delete(key)`, `eval(script, 1, key, ...)`) names too."""
-    if not ((b".set(" in data or b"setex(" in data) and any(word in data for word in _RELEASE_CALLS)):
+    # `.set(` with an argument (`event.set()` is everywhere), or `setex(`.
+    if not ((b".set(" in data and _SET_CALL.search(data)) or b"setex(" in data):
+        return False
+    if not any(word in data for word in _RELEASE_CALLS):
         return False
     if not any(word in data for word in _PRESENCE_READS):
         return False
