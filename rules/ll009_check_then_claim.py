@@ -482,6 +482,54 @@ class CheckThenClaim(Rule):
             applicability=Applicability.UNSAFE,
             message_contains='Lease `key` is claimed by reading it (`get`) and then writing it (`set`): two workers can both find it free and both claim it',
         ),
+        # An awaited read compared with None, on an asyncio client.
+        Invalid(
+            """\
+            import secrets
+
+            import redis.asyncio as redis
+
+            r = redis.Redis()
+
+
+            async def rotate_keys(tenant):
+                key = f"rotate:{tenant}:lock"
+                token = secrets.token_hex(16)
+                if await r.get(key) is None:
+                    await r.set(key, token, ex=120)
+                    try:
+                        await rotate(tenant)
+                    finally:
+                        await r.eval(RELEASE, 1, key, token)
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+        """,
+            line=12,
+            column=15,
+            fixed="""\
+            import secrets
+
+            import redis.asyncio as redis
+
+            r = redis.Redis()
+
+
+            async def rotate_keys(tenant):
+                key = f"rotate:{tenant}:lock"
+                token = secrets.token_hex(16)
+                if await r.set(key, token, ex=120, nx=True):
+                    try:
+                        await rotate(tenant)
+                    finally:
+                        await r.eval(RELEASE, 1, key, token)
+
+
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+        """,
+            applicability=Applicability.SAFE,
+            message_contains='Lease `key` is claimed by reading it (`get`) and then writing it (`set`): two workers can both find it free and both claim it',
+        ),
     ]
 
 

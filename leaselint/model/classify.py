@@ -123,6 +123,8 @@ def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tup
         return negated, False
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         left, target = test.left, test.comparisons[0]
+        if isinstance(left, cst.Await):  # `await r.get(k) is None`
+            left = left.expression
         read = left is call or (name is not None and isinstance(left, cst.Name) and left.value == name)
         if read and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
             if isinstance(target.operator, (cst.Is, cst.Equal)):
