@@ -152,8 +152,9 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
         for word in words:
             scanned[word] = inside and word in data
     if not any(scanned.values()):
-        # A read, then a write (LL009), only in a file that names a lock: "lock" is scanned anyway.
-        return CLAIM_WORDS if named_lock and _read_then_write(data) else NOTHING
+        # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
+        # and deletes (a script's release brings `ARGV`, a word scanned above).
+        return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
     def holds(word: bytes) -> bool:
         found = scanned.get(word)
@@ -174,7 +175,9 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
         return MORE
     if claims or _add_claim(data, table, holds):
         return CLAIM_WORDS
-    return CLAIM_WORDS if named_lock and _read_then_write(data) else NOTHING
+    # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
+    released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
+    return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
 
 
 # A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
@@ -191,13 +194,13 @@ _SET_CALL = re.compile(rb"\.set\(\s*[^)\s]")
 _READ_KEY = re.compile(rb"\.(?:exists|has_key|has|get)\(\s*([^()\s,]+)\s*\)")
 
 
-def _read_then_write(data: bytes) -> bool:
+def _read_then_write(data: bytes, released: bool = False) -> bool:
     """The words, then a key read on its own (`.exists(key)`) that a plain write names first and a
     release (`delete(key)`, `eval(script, 1, key, ...)`) names too."""
     # `.set(` with an argument (`event.set()` is everywhere), or `setex(`.
     if not ((b".set(" in data and _SET_CALL.search(data)) or b"setex(" in data):
         return False
-    if not any(word in data for word in _RELEASE_CALLS):
+    if not released and not any(word in data for word in _RELEASE_CALLS):
         return False
     if not any(word in data for word in _PRESENCE_READS):
         return False
