@@ -181,35 +181,47 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
 
 
 # A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
-_PRESENCE_READS = (b".exists(", b".has_key(", b".has(", b".get(")
-_RELEASE_CALLS = (b".delete(", b"eval(", b"evalsha(", b"unlink(")
+# The calls are the store table's (stores.read_then_write_methods).
+
+
+@lru_cache(maxsize=1)
+def _read_write_table() -> dict:
+    reads, writes, releases = stores.read_then_write_methods()
+    kinds = (("reads", reads), ("writes", writes), ("releases", releases))
+    names = {kind: b"|".join(re.escape(m.encode()) for m in sorted(methods)) for kind, methods in kinds}
+    return {
+        "write_words": tuple(f".{m}(".encode() for m in sorted(writes)),
+        # A write with an argument (`event.set()` is everywhere).
+        "write_call": re.compile(rb"\.(?:" + names["writes"] + rb")\(\s*[^)\s]"),
+        "read_words": tuple(f".{m}(".encode() for m in sorted(reads)),
+        "release_words": tuple(f".{m}(".encode() for m in sorted(releases)),
+        "read_key": re.compile(rb"\.(?:" + names["reads"] + rb")\(\s*([^()\s,]+)\s*\)"),
+        "writes": names["writes"],
+        "releases": names["releases"],
+    }
 
 
 def may_read_then_write(text: str) -> bool:
     """The bytes test of `_read_then_write` on a decoded text (for `second_look`)."""
-    return (".set(" in text or "setex(" in text) and _read_then_write(text.encode("utf-8", "surrogatepass"))
-
-
-_SET_CALL = re.compile(rb"\.set\(\s*[^)\s]")
-_READ_KEY = re.compile(rb"\.(?:exists|has_key|has|get)\(\s*([^()\s,]+)\s*\)")
+    words = _read_write_table()["write_words"]
+    return any(w.decode() in text for w in words) and _read_then_write(text.encode("utf-8", "surrogatepass"))
 
 
 def _read_then_write(data: bytes, released: bool = False) -> bool:
-    """The words, then a key read on its own (`.exists(key)`) that a plain write names first and a
-    release (`delete(key)`, `eval(script, 1, key, ...)`) names too."""
-    # `.set(` with an argument (`event.set()` is everywhere), or `setex(`.
-    if not ((b".set(" in data and _SET_CALL.search(data)) or b"setex(" in data):
+    """A key read on its own (`.exists(key)`) that a plain write names first and a release names
+    too (`delete(key)`, `eval(script, 1, key, ...)`). `released`: a release word is known there."""
+    table = _read_write_table()
+    if not any(word in data for word in table["write_words"]) or not table["write_call"].search(data):
         return False
-    if not released and not any(word in data for word in _RELEASE_CALLS):
+    if not released and not any(word in data for word in table["release_words"]):
         return False
-    if not any(word in data for word in _PRESENCE_READS):
+    if not any(word in data for word in table["read_words"]):
         return False
-    for key in {match.group(1) for match in _READ_KEY.finditer(data)}:
+    for key in {match.group(1) for match in table["read_key"].finditer(data)}:
         name = re.escape(key)
-        if re.search(rb"\.(?:set|setex|psetex)\(\s*" + name + rb"\s*,", data) is not None and (
-            re.search(rb"\.(?:delete|unlink)\(\s*" + name + rb"\s*[,)]", data) is not None
-            or re.search(rb"eval(?:sha)?\([^)]*?,\s*\d+\s*,\s*" + name + rb"\s*[,)]", data) is not None
-        ):
+        written = rb"\.(?:" + table["writes"] + rb")\(\s*" + name + rb"\s*,"
+        freed = rb"\.(?:" + table["releases"] + rb")\([^)]*?(?<![\w.])" + name + rb"\s*[,)]"
+        if re.search(written, data) is not None and re.search(freed, data) is not None:
             return True
     return False
 
@@ -349,7 +361,7 @@ def _read_then_set(tree) -> bool:
     the same receiver anywhere in the file (LL009's shape; the model decides the rest)."""
     import ast
 
-    read_names = {m for store in stores.STORES for m in (*store.absence_reads, *store.optimistic_reads)}
+    read_names, write_names, _ = stores.read_then_write_methods()
     read = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If):
@@ -367,7 +379,7 @@ def _read_then_set(tree) -> bool:
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("set", "setex", "psetex")
+            and node.func.attr in write_names
             and node.args
             and (ast.dump(node.func.value), ast.dump(node.args[0])) in read
         ):

@@ -37,8 +37,6 @@ SCRIPT_TEXT = (
 )
 LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
 LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold it"
-# The renewal's unit (as the store table names it) -> the command the checked extend runs.
-_EXTEND_COMMANDS = {"ex": "expire", "px": "pexpire", "exat": "expireat", "pxat": "pexpireat"}
 
 
 def _unawaited(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -1154,26 +1152,28 @@ class LeaseFixer:
         call, spec = claim.call, claim.spec
         receiver = self._text(claim.receiver) if isinstance(call.func, cst.Attribute) else None
         func = self._text(call.func.value) if isinstance(call.func, cst.Attribute) else None  # type: ignore[union-attr]
-        if spec.method == "add":  # a cache API: add() takes set()'s arguments
-            return f"{func}.add({self._args_text(call)})"
-        if spec.method != "set" or receiver is None:
+        if spec.flag is None and func is not None:
+            # Conditional by its method (a cache's `add`), which takes the plain write's arguments.
+            return f"{func}.{spec.method}({self._args_text(call)})"
+        if spec.flag is None or spec.flag.keyword is None or spec.flag_value or receiver is None:
             raise NoFix("the store has no conditional create the fix can write")
         keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-        if claim.method == "set" and sum(a.keyword is None for a in call.args) > 4:
-            raise NoFix("the write passes options by position: claim by hand")
-        if claim.method == "set":
-            if keywords - {"name", "value", "ex", "px", "exat", "pxat"}:
-                raise NoFix("the write passes options of its own (`xx`, `get`, `keepttl`): claim by hand")
-            return f"{func}.set({self._args_text(call)}, nx=True)"
-        unit = "ex" if claim.method == "setex" else "px"
         write = next(w for w in claim.store.writes if w.method == claim.method)
+        if claim.method == spec.method:
+            # The claim's own call without its flag: its key, value and lifetime arguments only.
+            allowed = {where.keyword for where in (spec.key, spec.value, *spec.lifetime)}
+            positional = 1 + max(a.index for a in (spec.key, spec.value, *spec.lifetime) if a.index is not None)
+            if keywords - allowed or sum(a.keyword is None for a in call.args) > positional:
+                raise NoFix("the write passes options of its own (`xx`, `get`, `keepttl`): claim by hand")
+            return f"{func}.{spec.method}({self._args_text(call)}, {spec.flag.keyword}=True)"  # type: ignore[union-attr]
         from leaselint.model.classify import get_arg
 
         key, value = get_arg(call, write.key), get_arg(call, write.value)
-        ttl = get_arg(call, write.lifetime[0])
-        if key is None or value is None or ttl is None or len(call.args) != 3:
+        ttl = get_arg(call, write.lifetime[0]) if write.lifetime else None
+        if not write.claim_unit or key is None or value is None or ttl is None or len(call.args) != 3:
             raise NoFix(f"the `{claim.method}` call's arguments cannot be told apart")
-        return f"{func}.set({self._text(key)}, {self._text(value)}, nx=True, {unit}={self._text(ttl)})"
+        flag = spec.flag.keyword  # type: ignore[union-attr]
+        return f"{func}.{spec.method}({self._text(key)}, {self._text(value)}, {flag}=True, {write.claim_unit}={self._text(ttl)})"
 
     def _args_text(self, call: cst.Call) -> str:
         return ", ".join(
@@ -1206,7 +1206,7 @@ class LeaseFixer:
         if renewal.coroutine and not renewal.awaited:
             raise NoFix("the renewal's coroutine is handed on unawaited: extend with a token check by hand")
         token, held = self._renewal_token(lease, renewal)
-        command = _EXTEND_COMMANDS[renewal.unit]
+        command = renewal.method  # the script runs the renewal's own command
         script = self.model.extend_scripts.get(command)
         edits: list[Edit] = []
         if script is None:

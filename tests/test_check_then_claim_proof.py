@@ -1,5 +1,6 @@
-"""LL009's fix on a real Redis: a free key is claimed and a held one refused as before; a worker that
-claims between the read and the write keeps its claim (the original wrote over it and ran too)."""
+"""LL009's fix on a real Redis (redis-py, and Django's cache on its Redis backend): a free key is
+claimed and a held one refused as before; a worker that claims between the read and the write keeps
+its claim (the original wrote over it and ran too)."""
 
 from __future__ import annotations
 
@@ -118,3 +119,89 @@ def test_a_claim_before_the_write_is_kept(tmp_path, redis_client, redis_url):
     assert outcomes["original"][1][1] != b"b-token"
     # The fixed code refuses, and B's claim stays.
     assert outcomes["fixed"] == [(False, b"b-token"), (False, b"b-token")]
+
+
+# Django's cache on the real Redis (Django's own RedisCache backend): `cache.get` then `cache.set`
+# becomes `cache.add`.
+DJANGO = textwrap.dedent(
+    """\
+    import uuid
+
+    from django.core.cache import cache
+
+
+    class CronLock:
+        def __init__(self, name, timeout=3600):
+            self.key = f"cron-lock:{name}"
+            self.timeout = timeout
+
+        def lock(self):
+            if cache.get(self.key) is None:
+                cache.set(self.key, uuid.uuid4().hex, self.timeout)
+                return True
+            return False
+
+        def release(self):
+            cache.delete(self.key)
+    """
+)
+
+
+class _ContendedCache:
+    """Django's cache, where worker B claims the key right before A's write."""
+
+    def __init__(self, cache, key: str) -> None:
+        self._cache = cache
+        self._key = key
+
+    def __getattr__(self, name):
+        method = getattr(self._cache, name)
+        if name not in ("set", "add"):
+            return method
+
+        def write(key, *args, **kwargs):
+            if key == self._key:
+                self._cache.add(key, "b-token", 100)
+            return method(key, *args, **kwargs)
+
+        return write
+
+
+def _django_cache(redis_url):
+    import django
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(
+            CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}}
+        )
+        django.setup()
+    assert settings.CACHES["default"]["LOCATION"] == redis_url
+    from django.core.cache import cache
+
+    return cache
+
+
+def test_django_cache_fix_on_redis(tmp_path, redis_client, redis_url):
+    cache = _django_cache(redis_url)
+    original = load(write_module(tmp_path, "original", DJANGO))
+    path = fix_copy(tmp_path, DJANGO, "--fix", "--select", "LL009", clean=False)
+    assert "if cache.add(self.key, uuid.uuid4().hex, self.timeout):\n            return True" in path.read_text()
+    fixed = load(path)
+    for module in (original, fixed):
+        lock = module.CronLock("nightly", timeout=30)
+        assert lock.lock() is True
+        assert 0 < redis_client.ttl(cache.make_key(lock.key)) <= 30
+        assert lock.lock() is False  # held
+        lock.release()
+        assert lock.lock() is True
+        lock.release()
+        cache.clear()
+    answers = {}
+    for label, module in (("original", original), ("fixed", fixed)):
+        lock = module.CronLock("nightly", timeout=30)
+        module.cache = _ContendedCache(cache, lock.key)
+        answers[label] = (lock.lock(), cache.get(lock.key))
+        cache.clear()
+    assert answers["original"][0] is True and answers["original"][1] != "b-token"  # wrote over B
+    assert answers["fixed"] == (False, "b-token")

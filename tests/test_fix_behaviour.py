@@ -32,7 +32,8 @@ NOT_RUN = {
     "aioredis": "aioredis 1.x is not installed (its API is the old one)",
     "pymongo": "no MongoDB server in the suite",
     '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command",
-    "django.core.cache": "Django's cache needs a configured Django project (LL009's fix there is `cache.add`)",
+    "django.core.cache": "Django's cache has no family here; LL009's `cache.add` fix runs on Django's Redis "
+    "backend in test_check_then_claim_proof.py",
 }
 # Store family (as the store table names it) -> the fixture of its test server, and its family here.
 FAMILIES = {

@@ -1194,7 +1194,9 @@ class Classifier:
                 score = self.recognition(other, site.call.func.value, site.scope)[0] if site is not None else 0  # type: ignore[union-attr]
                 if score > best:
                     store, best = other, score
-        if not (store.absence_reads or store.optimistic_reads) or write.value is None or write.method not in ("set", "setex", "psetex"):
+        if not (store.absence_reads or store.optimistic_reads) or write.value is None:
+            return None
+        if all(w.method != write.method for w in store.writes):
             return None
         if write.method == "set" and sum(a.keyword is None for a in write.call.args) > 4:
             return None  # `set(k, v, ex, px, nx)`: options given by position

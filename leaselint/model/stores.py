@@ -97,6 +97,9 @@ class WriteSpec:
     value: Arg
     # Arguments that give the written key a lifetime (`ex=`, `setex`'s seconds).
     lifetime: tuple[Arg, ...] = ()
+    # The keyword the store's conditional create takes that lifetime as (`setex` -> `ex=`), when the
+    # write names it apart from the claim's own arguments (LL009's fix).
+    claim_unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -288,8 +291,8 @@ REDIS = Store(
         WriteSpec(
             "set", key=_KEY, value=_VALUE, lifetime=(Arg(2, "ex"), Arg(3, "px"), Arg(None, "exat"), Arg(None, "pxat"))
         ),
-        WriteSpec("setex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time"),)),
-        WriteSpec("psetex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time_ms"),)),
+        WriteSpec("setex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time"),), claim_unit="ex"),
+        WriteSpec("psetex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time_ms"),), claim_unit="px"),
     ),
     reads=(ReadSpec("get", key=_KEY),),
     value_reads=("getset", "getex", "getdel"),
@@ -699,6 +702,18 @@ def write_specs(method: str) -> tuple[tuple[Store, WriteSpec], ...]:
 
 def read_specs(method: str) -> tuple[tuple[Store, ReadSpec], ...]:
     return _specs("reads", method)
+
+
+@lru_cache(maxsize=1)
+def read_then_write_methods() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(reads, plain writes, releases) of the stores whose reads can test a key's absence: the calls
+    of a check-then-claim (LL009)."""
+    found = [s for s in STORES if s.absence_reads or s.optimistic_reads]
+    return (
+        frozenset(m for s in found for m in (*s.absence_reads, *s.optimistic_reads)),
+        frozenset(w.method for s in found for w in s.writes),
+        frozenset(r.method for s in found for r in s.releases if r.form == "call"),
+    )
 
 
 def expire_specs(method: str) -> tuple[tuple[Store, ExpireSpec], ...]:
