@@ -763,7 +763,7 @@ class LeaseFixer:
         form = store.release_form
         if not form:
             return None
-        if release.usage != "statement" and form in ("memcached", "dynamo"):
+        if release.usage != "statement" and form in ("memcached", "dynamo", "transact"):
             raise NoFix(f"the {store.name} release must stand as its own statement to be rewritten")
         if store.release_requires is not None:
             setting, why = store.release_requires
@@ -793,6 +793,12 @@ class LeaseFixer:
                 lines.append(f"# {options['comment']}")
             lines.append(f"if {compare.format(**fill)} or not {expire}:")
             text = f"\n{indent}".join(lines) + f"\n{inner}{report}"
+            return self._replace(statement, text)
+        if form == "transact":
+            # One SQLite write transaction around the read, the compare and the delete.
+            begin = f"with {receiver}.{store.transactions[0]}():"
+            test = f"if {receiver}.get({key}) != {token} or not {receiver}.delete({key}):"
+            text = f"{begin}\n{inner}{test}\n{inner}{self.model.module.default_indent}{report}"
             return self._replace(statement, text)
         if form == "dynamo":
             claim = lease.claims[0]

@@ -732,6 +732,67 @@ class BlindRelease(Rule):
             r.delete("report:a")
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/report-locks")
+
+
+            def build_report(name, render):
+                key = f"report-lock:{name}"
+                token = secrets.token_hex(16)
+                if not cache.add(key, token, expire=120):
+                    return False
+                try:
+                    render(name)
+                finally:
+                    with cache.transact():
+                        if cache.get(key) == token:
+                            cache.delete(key)
+                return True
+        """
+        ),
+        Valid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def rotate(account, rotate_keys):
+                key = f"lock:rotate:{account}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, time=60):
+                    try:
+                        rotate_keys(account)
+                    finally:
+                        stored, cas_id = mc.gets(key)
+                        if stored == token:
+                            mc.delete(key, cas=cas_id)
+        """
+        ),
+        Valid(
+            """\
+            from diskcache import Cache
+
+            cache = Cache("/tmp/memo")
+
+
+            def cached_price(sku, fetch):
+                # memoisation: an entry added once, dropped when the price changes
+                cache.add(f"price:{sku}", fetch(sku), expire=300)
+                return cache.get(f"price:{sku}")
+
+
+            def price_changed(sku):
+                cache.delete(f"price:{sku}")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -2927,6 +2988,123 @@ class BlindRelease(Rule):
             line=15,
             column=5,
             message_contains="(no automatic fix: the call deletes other keys too",
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/report-locks")
+
+
+            def build_report(name, render):
+                key = f"report-lock:{name}"
+                token = secrets.token_hex(16)
+                if not cache.add(key, token, expire=120):
+                    return False
+                try:
+                    render(name)
+                finally:
+                    cache.delete(key)
+                return True
+        """,
+            line=16,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/report-locks")
+
+
+            def build_report(name, render):
+                key = f"report-lock:{name}"
+                token = secrets.token_hex(16)
+                if not cache.add(key, token, expire=120):
+                    return False
+                try:
+                    render(name)
+                finally:
+                    with cache.transact():
+                        if cache.get(key) != token or not cache.delete(key):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def rotate(account, rotate_keys):
+                key = f"lock:rotate:{account}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, time=60):
+                    try:
+                        rotate_keys(account)
+                    finally:
+                        mc.delete(key)
+        """,
+            line=15,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def rotate(account, rotate_keys):
+                key = f"lock:rotate:{account}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, time=60):
+                    try:
+                        rotate_keys(account)
+                    finally:
+                        stored, cas_id = mc.gets(key)
+                        if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.delete(key, cas=cas_id):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import pylibmc
+
+            mc = pylibmc.Client(["127.0.0.1"], binary=True)
+
+
+            class MemcacheMutex:
+                def __init__(self, name, ttl=30):
+                    self.key = "mutex:" + name
+                    self.ttl = ttl
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if mc.add(self.key, token, self.ttl):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    mc.delete(self.key)
+        """,
+            line=22,
+            column=9,
+            message_contains='future), catching `pylibmc.NotFound` for a key already gone)',
         ),
     ]
 

@@ -880,6 +880,45 @@ class FixedToken(Rule):
             column=5,
             message_contains="(no automatic fix: the script stores a value written in it",
         ),
+        Invalid(
+            """\
+            from diskcache import FanoutCache
+
+            cache = FanoutCache("/tmp/sync-locks", shards=4)
+
+
+            def sync(account, push):
+                key = "sync-lock:" + account
+                if cache.add(key, True, expire=120):
+                    try:
+                        push(account)
+                    finally:
+                        cache.delete(key)
+        """,
+            line=8,
+            column=23,
+            fixed="""\
+            import logging
+            import secrets
+
+            from diskcache import FanoutCache
+
+            cache = FanoutCache("/tmp/sync-locks", shards=4)
+
+
+            def sync(account, push):
+                key = "sync-lock:" + account
+                token = secrets.token_hex(16)
+                if cache.add(key, token, expire=120):
+                    try:
+                        push(account)
+                    finally:
+                        with cache.transact():
+                            if cache.get(key) != token or not cache.delete(key):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 

@@ -126,6 +126,31 @@ class CheckThenDelete(Rule):
                     r.delete(key)
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            from diskcache import FanoutCache
+
+            cache = FanoutCache("/tmp/export-locks", shards=8)
+
+
+            class ExportLock:
+                def __init__(self, name):
+                    self.key = f"export-lock:{name}"
+                    self.token = secrets.token_hex(16)
+
+                def __enter__(self):
+                    if not cache.add(self.key, self.token, expire=300):
+                        raise RuntimeError("export already running")
+                    return self
+
+                def __exit__(self, *exc):
+                    with cache.transact():
+                        if cache.get(self.key) == self.token:
+                            cache.delete(self.key)
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -422,6 +447,105 @@ class CheckThenDelete(Rule):
         """,
             line=18,
             column=13,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from diskcache import FanoutCache
+
+            cache = FanoutCache("/tmp/export-locks", shards=8)
+
+
+            class ExportLock:
+                def __init__(self, name):
+                    self.key = f"export-lock:{name}"
+                    self.token = secrets.token_hex(16)
+
+                def __enter__(self):
+                    if not cache.add(self.key, self.token, expire=300):
+                        raise RuntimeError("export already running")
+                    return self
+
+                def __exit__(self, *exc):
+                    if cache.get(self.key) == self.token:
+                        cache.delete(self.key)
+        """,
+            line=20,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            from diskcache import FanoutCache
+
+            cache = FanoutCache("/tmp/export-locks", shards=8)
+
+
+            class ExportLock:
+                def __init__(self, name):
+                    self.key = f"export-lock:{name}"
+                    self.token = secrets.token_hex(16)
+
+                def __enter__(self):
+                    token = secrets.token_hex(16)
+                    if not cache.add(self.key, token, expire=300):
+                        raise RuntimeError("export already running")
+                    self.token = token
+                    return self
+
+                def __exit__(self, *exc):
+                    if self.token is not None:
+                        with cache.transact():
+                            if cache.get(self.key) != self.token or not cache.delete(self.key):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def rebuild(index, run):
+                key = "lock:rebuild:" + index
+                token = secrets.token_hex(16)
+                if not mc.add(key, token, 600):
+                    return
+                try:
+                    run(index)
+                finally:
+                    if mc.get(key) == token:
+                        mc.delete(key)
+        """,
+            line=17,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def rebuild(index, run):
+                key = "lock:rebuild:" + index
+                token = secrets.token_hex(16)
+                if not mc.add(key, token, 600):
+                    return
+                try:
+                    run(index)
+                finally:
+                    stored, cas_id = mc.gets(key)
+                    if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.delete(key, cas=cas_id):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

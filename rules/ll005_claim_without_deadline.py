@@ -276,6 +276,28 @@ class ClaimWithoutDeadline(Rule):
                 r.delete(f"visits:{name}")
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def import_feed(feed, load):
+                key = f"lock:import:{feed}"
+                token = secrets.token_hex(16)
+                if not mc.add(key, token, time=300):
+                    return
+                try:
+                    load(feed)
+                finally:
+                    stored, cas_id = mc.gets(key)
+                    if stored == token:
+                        mc.delete(key, cas=cas_id)
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -694,6 +716,31 @@ class ClaimWithoutDeadline(Rule):
             line=7,
             column=10,
             message_contains="(no automatic fix: the expiry runs only under a condition of its own",
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/import-locks")
+
+
+            def import_feed(feed, load):
+                key = f"lock:import:{feed}"
+                token = secrets.token_hex(16)
+                if not cache.add(key, token):
+                    return
+                try:
+                    load(feed)
+                finally:
+                    with cache.transact():
+                        if cache.get(key) == token:
+                            cache.delete(key)
+        """,
+            line=11,
+            column=12,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
     ]
 

@@ -23,6 +23,7 @@ import inspect
 import secrets
 import threading
 import time as real_time
+import tempfile
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -258,7 +259,7 @@ class MemcachedFamily:
         import importlib
 
         libraries = {}
-        for name in ("pymemcache.client.base", "pymemcache", "memcache", "aiomcache"):
+        for name in ("pymemcache.client.base", "pymemcache", "memcache", "aiomcache", "bmemcached"):
             try:
                 libraries[name] = importlib.import_module(name)
             except ImportError:
@@ -274,6 +275,9 @@ class MemcachedFamily:
             makers[memcache.Client] = lambda *a, **k: wrap(
                 memcache.Client([f"{host}:{port}"], **{n: v for n, v in k.items() if n == "cache_cas"})
             )
+        if "bmemcached" in libraries:
+            bmemcached = libraries["bmemcached"]
+            makers[bmemcached.Client] = lambda *a, **k: wrap(bmemcached.Client([f"{host}:{port}"]))
         if "aiomcache" in libraries and any(v is libraries["aiomcache"] or isinstance(v, libraries["aiomcache"].Client) for v in vars(module).values()):
             self.bytes_tokens = True  # aiomcache stores bytes only
         if "aiomcache" in libraries:
@@ -335,6 +339,70 @@ class MemcachedFamily:
 
     def expire(self, key) -> None:
         self.client.delete(key)  # memcached counts lifetimes in seconds: the key going is the same
+
+
+class DiskcacheFamily:
+    """A diskcache folder of the test's own for the code under test: its `Cache` and `FanoutCache`
+    objects, and the ones it makes, are made anew there (a cache's folder is its store)."""
+
+    name = "diskcache"
+    prepare = RedisFamily.prepare
+
+    def __init__(self, folder) -> None:
+        import diskcache
+
+        self.diskcache = diskcache
+        self.folder = tempfile.mkdtemp(prefix="diskcache-", dir=folder)
+        self.view = None
+        self.made: list = []
+
+    def make(self, cls, options=None):
+        kept = {k: v for k, v in (options or {}).items() if k == "shards"}
+        made = cls(self.folder, **kept)
+        self.made.append(made)
+        self.view = self.view or made
+        return made
+
+    def point(self, module: types.ModuleType) -> None:
+        classes = (self.diskcache.Cache, self.diskcache.FanoutCache)
+        maker = lambda cls: lambda *a, **k: self.make(cls, k)  # noqa: E731
+        for name, value in list(vars(module).items()):
+            if value is self.diskcache:
+                overrides = {cls.__name__: maker(cls) for cls in classes}
+                setattr(module, name, _namespace(self.diskcache, **overrides))
+            elif value in classes:
+                setattr(module, name, maker(value))
+            elif type(value) in classes:
+                shards = {"shards": len(value._shards)} if hasattr(value, "_shards") else {}
+                setattr(module, name, self.make(type(value), shards))
+
+    def argument(self, is_async: bool):
+        return self.make(self.diskcache.Cache)
+
+    def close(self, loop) -> None:
+        for made in self.made:
+            made.close()
+
+    def _view(self):
+        if self.view is None:
+            self.make(self.diskcache.Cache)
+        return self.view
+
+    def keys(self) -> set:
+        view = self._view()
+        return {key for key in list(view) if view.get(key) is not None}
+
+    def get(self, key):
+        return self._view().get(key.decode() if isinstance(key, bytes) else key)
+
+    def flush(self) -> None:
+        self._view().clear()
+
+    def hold(self, key, value) -> None:
+        self._view().set(key.decode() if isinstance(key, bytes) else key, value, expire=TTL_S)
+
+    def expire(self, key) -> None:
+        self._view().delete(key.decode() if isinstance(key, bytes) else key)
 
 
 class DynamoFamily:

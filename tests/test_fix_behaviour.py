@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from fix_check import DynamoFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
+from fix_check import DiskcacheFamily, DynamoFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
 from leaselint.diagnostics import Applicability
 from leaselint.model.build import build_model
 from leaselint.rules import ALL_RULES
@@ -41,6 +41,8 @@ FAMILIES = {
     "pymemcache": ("memcached_server", MemcachedFamily),
     "python-memcached": ("memcached_server", MemcachedFamily),
     "aiomcache": ("memcached_server", MemcachedFamily),
+    "bmemcached": ("memcached_server", MemcachedFamily),
+    "diskcache": ("tmp_path", DiskcacheFamily),
     "etcd": ("etcd_server", EtcdFamily),
     "DynamoDB": ("dynamodb_emulator", DynamoFamily),
 }
@@ -88,6 +90,11 @@ BROKEN_ORIGINALS = {
 }
 
 
+def _returns_what_was_stored(source: str) -> bool:
+    """`get` answers the str stored, not bytes: Redis with decode_responses, bmemcached, diskcache."""
+    return any(mark in source for mark in ("decode_responses=True", "import bmemcached", "diskcache"))
+
+
 def _frees_other(outcomes) -> bool:
     from fix_check import CONTENDED
 
@@ -119,7 +126,7 @@ def compare(
     broken = [
         why
         for text, why in BROKEN_ORIGINALS.items()
-        if text in source and not ("bytes" in why and "decode_responses=True" in source)
+        if text in source and not ("bytes" in why and _returns_what_was_stored(source))
     ]
     apis = lease_apis(source)
     original_path = write_module(tmp_path, "original", source)

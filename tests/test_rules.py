@@ -122,7 +122,7 @@ def sync(account):
     [
         ("from django.core.cache import cache\n", True),
         # A cache known by its name alone, in a module that is no Django code.
-        ("import diskcache\n\ncache = diskcache.Cache('/tmp/c')\n", False),
+        ("from app.storage import cache\n", False),
     ],
 )
 def test_the_django_redis_lock_is_named_only_where_django_is_imported(imports, hint):

@@ -402,6 +402,9 @@ class Classifier:
                 release.watched_callback = True
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
+                if release.check is not None and self._in_transaction_block(release, release.check.read.call):
+                    # `with cache.transact():` around the read, the compare and the delete: one step.
+                    release.check, release.transactional = None, True
             elif release.checked and release.usage == "expression" and release.spec.lost_when:
                 release.dropped = self._dropped(release)
                 name = self.walker.assigned.get(id(release.call))
@@ -1307,6 +1310,24 @@ class Classifier:
                         return True
         return False
 
+    def _in_transaction_block(self, release: Release, read: cst.Call) -> bool:
+        """The release and the read sit in one `with <client>.transact():` block of the same client."""
+        names = release.store.transactions
+        if not names:
+            return False
+        for site in self.walker.calls:
+            func = site.call.func
+            if (
+                func.attr.value in names  # type: ignore[union-attr]
+                and site.scope is release.scope
+                and type(site.statement) is cst.With
+                and self.resolver.shape(func.value, site.scope) == release.receiver_shape  # type: ignore[union-attr]
+                and contains(site.statement.body, release.call)
+                and contains(site.statement.body, read)
+            ):
+                return True
+        return False
+
     def _after(self, release: Release, wanted: str) -> bool:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
         if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
@@ -1384,7 +1405,9 @@ class Classifier:
                 listed = store.listed_keys
             # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
             many = bool(starred)
-        checked = spec.checked
+        checked = spec.checked or (
+            spec.checked_by is not None and any(a.keyword is not None and a.keyword.value == spec.checked_by for a in call.args)
+        )
         if spec.script is not None:
             kind = self._script_kind(get_arg(call, spec.script), site.scope)
             if kind is None:

@@ -83,6 +83,8 @@ class ReleaseSpec:
     form: str = "call"
     # When a checked release found the lease lost, as a test of its result; empty: it raises instead.
     lost_when: str = "not {result}"
+    # A keyword that makes the call compare before it deletes (bmemcached's `delete(key, cas=cas_id)`).
+    checked_by: str | None = None
     # The call is a lease release by its very form (a compare-and-delete script, DELIFEQ), not only
     # when the module also claims the key (a conditional delete of a document).
     self_evident: bool = False
@@ -201,6 +203,9 @@ class Store:
     release_options: tuple[tuple[str, str], ...] = ()
     # A client setting the checked release needs: (keyword, why); without it the fix is display-only.
     release_requires: tuple[str, str] | None = None
+    # Context managers of the client that run their block as one step (`with cache.transact():`):
+    # a read, a compare and a delete inside one are a checked release.
+    transactions: tuple[str, ...] = ()
     # What to do instead when the store has no compare-and-delete in one step.
     no_checked_release: str = ""
     # The token-checked renewal the fixes write: {receiver}, {script}, {key}, {token}, {ttl}; or why
@@ -530,6 +535,65 @@ AIOMCACHE = Store(
     claim_words=(b".add(",),
 )
 
+# pylibmc: no compare-and-delete, and `cas` raises NotFound on a key that expired since `gets`.
+PYLIBMC = Store(
+    name="pylibmc",
+    modules=("pylibmc",),
+    client_names=(),
+    claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "val"), lifetime=(Arg(2, "time"),), forever=("0",)),),
+    releases=(ReleaseSpec("delete", key=Arg(0)),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    expiries=(ExpireSpec("touch", key=Arg(0), ttl=Arg(1), unit="time"),),
+    no_checked_extend=_NO_MEMCACHED_EXTEND,
+    recognised_only=True,
+    no_checked_release=(
+        "pylibmc has no compare-and-delete: with the client's `behaviors={\"cas\": True}`, `gets` the key, "
+        "compare the token, then `cas(key, b\"\", cas_id, time=2592001)` (a time in the past: the item goes "
+        "at once; `time=-1` becomes a far future), catching `pylibmc.NotFound` for a key already gone"
+    ),
+    claim_words=(b".add(",),
+)
+
+# python-binary-memcached: `delete(key, cas=cas_id)` deletes only if nobody wrote the key since `gets`.
+BMEMCACHED = Store(
+    name="bmemcached",
+    modules=("bmemcached",),
+    client_names=(),
+    claims=(ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "time"),), forever=("0",)),),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key"), checked_by="cas"),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    no_checked_extend=_NO_MEMCACHED_EXTEND,
+    recognised_only=True,
+    release_form="memcached",
+    release_options=(
+        ("gets", "{stored}, {cas} = {receiver}.gets({key})"),
+        ("expire", "{receiver}.delete({key}, cas={cas})"),
+    ),
+    claim_words=(b".add(",),
+)
+
+# diskcache (`Cache`, `FanoutCache`): a cache shared by processes through SQLite. `add` claims,
+# `delete` is blind; `with cache.transact():` makes a read, a compare and a delete one step.
+DISKCACHE = Store(
+    name="diskcache",
+    modules=("diskcache",),
+    client_names=(),
+    claims=(
+        ClaimSpec("add", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "expire"),), forever=("None",)),
+    ),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key")),),
+    reads=(ReadSpec("get", key=Arg(0, "key")),),
+    expiries=(ExpireSpec("touch", key=Arg(0, "key"), ttl=Arg(1, "expire"), unit="expire"),),
+    no_checked_extend=(
+        "renew inside `with cache.transact():` after comparing the stored token with this holder's "
+        "(`if cache.get(key) == token: cache.touch(key, expire)`), and stop the job when it is not"
+    ),
+    transactions=("transact",),
+    recognised_only=True,
+    release_form="transact",
+    claim_words=(b".add(",),
+)
+
 # DynamoDB (boto3 client and Table resource): a conditional put claims; a delete without a condition is blind.
 DYNAMODB = Store(
     name="DynamoDB",
@@ -608,6 +672,9 @@ STORES: tuple[Store, ...] = (
     PYMEMCACHE,
     PYTHON_MEMCACHED,
     AIOMCACHE,
+    PYLIBMC,
+    BMEMCACHED,
+    DISKCACHE,
     DYNAMODB,
     MONGODB,
     ETCD,
