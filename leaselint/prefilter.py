@@ -86,6 +86,7 @@ def _table() -> dict:
         "add_names": frozenset(n.encode() for n in add_names),
         "lock_words": _fewest(lock_words),
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
+        "lock_named_words": stores.lock_named_words(),
     }
 
 
@@ -154,6 +155,8 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if not any(scanned.values()):
         # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
         # and deletes (a script's release brings `ARGV`, a word scanned above).
+        if named_lock and any(word in data for word in table["lock_named_words"]):
+            return CLAIM_WORDS
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
     def holds(word: bytes) -> bool:
@@ -176,6 +179,8 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if claims or _add_claim(data, table, holds):
         return CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
+    if named_lock and any(word in data for word in table["lock_named_words"]):
+        return CLAIM_WORDS
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
 
@@ -508,6 +513,8 @@ def _flag_set(node, name) -> bool:
         return isinstance(node, ast.Constant) and node.value is True
     if isinstance(node, ast.Attribute):
         return node.attr == name
+    if isinstance(node, ast.Constant) and name in ("False", "None"):
+        return repr(node.value) == name  # `prevExist=False`: a Name in libcst's tree, a constant here
     return isinstance(node, ast.Name) and node.id == name
 
 

@@ -763,7 +763,7 @@ class LeaseFixer:
         form = store.release_form
         if not form:
             return None
-        if release.usage != "statement" and form in ("memcached", "dynamo", "transact"):
+        if release.usage != "statement" and form in ("memcached", "dynamo", "transact", "etcd2"):
             raise NoFix(f"the {store.name} release must stand as its own statement to be rewritten")
         if store.release_requires is not None:
             setting, why = store.release_requires
@@ -793,6 +793,11 @@ class LeaseFixer:
                 lines.append(f"# {options['comment']}")
             lines.append(f"if {compare.format(**fill)} or not {expire}:")
             text = f"\n{indent}".join(lines) + f"\n{inner}{report}"
+            return self._replace(statement, text)
+        if form == "etcd2":
+            call = self._text(release.call)[:-1].rstrip().removesuffix(",") + f", prevValue={token})"
+            error = self._etcd2_error()
+            text = f"try:\n{inner}{call}\n{indent}except {error}:\n{inner}{report}"
             return self._replace(statement, text)
         if form == "transact":
             # One SQLite write transaction around the read, the compare and the delete.
@@ -944,6 +949,8 @@ class LeaseFixer:
             edits = self.header_edit(logging=True, secrets=token.new_token, script=False)
             if needs and "Attr" not in self.model.imports:
                 edits.extend(self._from_import("boto3.dynamodb.conditions", "Attr"))
+            if lease.claims[0].store.release_form == "etcd2":
+                edits.extend(self._etcd2_import())
             edits += [*token.edits, store_edit]
             message = "Release only while the stored token is this holder's, in one server step"
             return Fix(message, in_order(edits), token.applicability)
@@ -1546,6 +1553,18 @@ class LeaseFixer:
             prefix = "\n" if at_end and position not in points else ""
             edits.append(Edit(position, position, f"{prefix}\n{constant}"))
         return _merge_at_same_point(edits)
+
+    def _etcd2_error(self) -> str:
+        """python-etcd's EtcdCompareFailed as the module can name it (see `_etcd2_import`)."""
+        for name, dotted in self.model.imports.items():
+            if dotted == "etcd":
+                return f"{name}.EtcdCompareFailed"
+        return "EtcdCompareFailed"
+
+    def _etcd2_import(self) -> list[Edit]:
+        if self._etcd2_error() != "EtcdCompareFailed" or self.model.imports.get("EtcdCompareFailed") == "etcd.EtcdCompareFailed":
+            return []
+        return self._from_import("etcd", "EtcdCompareFailed")
 
     def _from_import(self, module: str, name: str) -> list[Edit]:
         """`from module import name`, after the leading imports."""

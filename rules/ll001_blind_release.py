@@ -793,6 +793,32 @@ class BlindRelease(Rule):
                 cache.delete(f"price:{sku}")
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import etcd
+
+            client = etcd.Client(host="127.0.0.1", port=2379)
+
+
+            def run_backup(name, backup):
+                key = f"/locks/backup/{name}"
+                token = secrets.token_hex(16)
+                try:
+                    client.write(key, token, prevExist=False, ttl=60)
+                except etcd.EtcdAlreadyExist:
+                    return False
+                try:
+                    backup(name)
+                finally:
+                    try:
+                        client.delete(key, prevValue=token)
+                    except etcd.EtcdCompareFailed:
+                        log_lost(key)
+                return True
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3105,6 +3131,87 @@ class BlindRelease(Rule):
             line=22,
             column=9,
             message_contains='future), catching `pylibmc.NotFound` for a key already gone)',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import etcd
+
+            client = etcd.Client(host="127.0.0.1", port=2379)
+
+
+            def run_backup(name, backup):
+                key = f"/locks/backup/{name}"
+                token = secrets.token_hex(16)
+                try:
+                    client.write(key, token, prevExist=False, ttl=60)
+                except etcd.EtcdAlreadyExist:
+                    return False
+                try:
+                    backup(name)
+                finally:
+                    client.delete(key)
+                return True
+        """,
+            line=18,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import etcd
+
+            client = etcd.Client(host="127.0.0.1", port=2379)
+
+
+            def run_backup(name, backup):
+                key = f"/locks/backup/{name}"
+                token = secrets.token_hex(16)
+                try:
+                    client.write(key, token, prevExist=False, ttl=60)
+                except etcd.EtcdAlreadyExist:
+                    return False
+                try:
+                    backup(name)
+                finally:
+                    try:
+                        client.delete(key, prevValue=token)
+                    except etcd.EtcdCompareFailed:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from etcd import Client, EtcdAlreadyExist
+
+
+            class EtcdLock:
+                def __init__(self, name, ttl=30):
+                    self.client = Client(host="etcd.internal", port=2379)
+                    self.key = "/locks/" + name
+                    self.ttl = ttl
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    try:
+                        self.client.write(self.key, token, prevExist=False, ttl=self.ttl)
+                    except EtcdAlreadyExist:
+                        return False
+                    self.token = token
+                    return True
+
+                def release(self):
+                    self.client.delete(self.key)
+        """,
+            line=23,
+            column=9,
+            message_contains='can follow it (assign it, return it, or test it in an `if`))',
         ),
     ]
 

@@ -742,6 +742,33 @@ class ClaimWithoutDeadline(Rule):
             column=12,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import os
+
+            import etcd
+
+            client = etcd.Client(host=os.environ["ETCD_HOST"], port=2379)
+
+
+            def lock_migration(version, token):
+                try:
+                    client.write(f"/locks/migrate/{version}", token, prevExist=False)
+                except etcd.EtcdAlreadyExist:
+                    return False
+                return True
+
+
+            def unlock_migration(version, token):
+                try:
+                    client.delete(f"/locks/migrate/{version}", prevValue=token)
+                except etcd.EtcdCompareFailed:
+                    raise RuntimeError("migration lock lost")
+        """,
+            line=10,
+            column=9,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 

@@ -678,6 +678,44 @@ class BlindRenewal(Rule):
             column=21,
             message_contains='no automatic fix: the cache API has no compare-and-touch',
         ),
+        Invalid(
+            """\
+            import secrets
+            import threading
+
+            import etcd
+
+            client = etcd.Client(host="127.0.0.1", port=2379)
+
+
+            def run_with_lock(name, job, ttl=10):
+                key = f"/locks/{name}"
+                token = secrets.token_hex(16)
+                try:
+                    client.write(key, token, prevExist=False, ttl=ttl)
+                except etcd.EtcdAlreadyExist:
+                    return False
+                stop = threading.Event()
+
+                def heartbeat():
+                    while not stop.wait(ttl / 3):
+                        client.refresh(key, ttl)
+
+                threading.Thread(target=heartbeat, daemon=True).start()
+                try:
+                    job()
+                finally:
+                    stop.set()
+                    try:
+                        client.delete(key, prevValue=token)
+                    except etcd.EtcdCompareFailed:
+                        log_lost(key)
+                return True
+        """,
+            line=20,
+            column=13,
+            message_contains="ses EtcdCompareFailed when another worker's value is stored)",
+        ),
     ]
 
 

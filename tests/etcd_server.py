@@ -51,6 +51,8 @@ def _command(binary: str):
             "--initial-cluster", f"leaselint={peer}",
             "--heartbeat-interval", "10",
             "--election-timeout", "100",
+            # python-etcd speaks the v2 API (the etcd v2 store's proofs).
+            "--enable-v2=true",
         ]
 
     return command

@@ -532,6 +532,64 @@ class EtcdFamily:
         self.client.delete(key)  # its lease ran out: the key is gone
 
 
+class Etcd2Family:
+    """The same etcd through its v2 API (the test server runs with `--enable-v2`), for python-etcd."""
+
+    name = "etcd v2"
+    prepare = RedisFamily.prepare
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        import etcd
+
+        self.etcd = etcd
+        self.server = server
+        self.client = self.make()
+
+    def make(self, *args, **kwargs):
+        return self.etcd.Client(host=self.server[0], port=self.server[1])
+
+    def point(self, module: types.ModuleType) -> None:
+        for name, value in list(vars(module).items()):
+            if value is self.etcd:
+                setattr(module, name, _namespace(self.etcd, Client=self.make))
+            elif value is self.etcd.Client:
+                setattr(module, name, self.make)
+            elif isinstance(value, self.etcd.Client):
+                setattr(module, name, self.make())
+
+    def argument(self, is_async: bool):
+        return self.make()
+
+    def close(self, loop) -> None:
+        pass
+
+    def keys(self) -> set:
+        try:
+            found = self.client.read("/", recursive=True)
+        except self.etcd.EtcdKeyNotFound:
+            return set()
+        return {leaf.key for leaf in found.leaves if not leaf.dir and leaf.key != "/"}
+
+    def get(self, key):
+        try:
+            return self.client.read(key).value
+        except self.etcd.EtcdKeyNotFound:
+            return None
+
+    def flush(self) -> None:
+        for key in self.keys():
+            self.expire(key)
+
+    def hold(self, key, value) -> None:
+        self.client.write(key, value.decode() if isinstance(value, bytes) else value, ttl=TTL_S)
+
+    def expire(self, key) -> None:
+        try:
+            self.client.delete(key)
+        except self.etcd.EtcdKeyNotFound:
+            pass
+
+
 class _Sleeps:
     """`time` and `asyncio` as the module sees them: `sleep` counts, and gives up when a claim spins."""
 

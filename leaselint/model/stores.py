@@ -225,6 +225,9 @@ class Store:
     # expression) pairs: the expression is tried only in files that hold the word.
     claim_words: tuple[bytes, ...] = ()
     claim_patterns: tuple[tuple[bytes, bytes], ...] = ()
+    # Words of a claim looked for only in files that name a lock (`lock` is scanned anyway): a word
+    # of its own would cost a scan of every file.
+    lock_named_words: tuple[bytes, ...] = ()
     # Modules whose clients answer every call with a coroutine (asyncio clients): a call of one
     # that is not awaited sends nothing to the server.
     async_modules: tuple[str, ...] = ()
@@ -664,6 +667,37 @@ ETCD = Store(
     claim_words=(b"put_if_not_exists", b".transactions"),
 )
 
+# etcd v2 (python-etcd, `etcd.Client`): `write(key, value, prevExist=False, ttl=...)` claims (raising
+# EtcdAlreadyExist when held), `delete(key)` is blind, `delete(key, prevValue=token)` checked (raising
+# EtcdCompareFailed when another value is stored).
+ETCD2 = Store(
+    name="etcd v2",
+    modules=("etcd",),
+    client_names=(),
+    claims=(
+        ClaimSpec(
+            "write",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            flag=Arg(None, "prevExist"),
+            flag_value="False",
+            lifetime=(Arg(2, "ttl"),),
+            answers_by_raising=True,
+        ),
+    ),
+    releases=(ReleaseSpec("delete", key=Arg(0, "key"), checked_by="prevValue", lost_when=""),),
+    reads=(ReadSpec("get", key=Arg(0, "key")), ReadSpec("read", key=Arg(0, "key"))),
+    expiries=(ExpireSpec("refresh", key=Arg(0, "key"), ttl=Arg(1, "ttl"), unit="ttl"),),
+    no_checked_extend=(
+        "python-etcd's refresh() checks no holder: renew with `test_and_set(key, token, token, ttl)`, which "
+        "raises EtcdCompareFailed when another worker's value is stored"
+    ),
+    recognised_only=True,
+    release_form="etcd2",
+    duplicate_errors=("EtcdAlreadyExist",),
+    lock_named_words=(b"prevExist",),
+)
+
 STORES: tuple[Store, ...] = (
     REDIS,
     AIOREDIS1,
@@ -678,6 +712,7 @@ STORES: tuple[Store, ...] = (
     DYNAMODB,
     MONGODB,
     ETCD,
+    ETCD2,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;
@@ -853,6 +888,10 @@ def pipeline_methods() -> frozenset[str]:
 
 def prefilter_words() -> tuple[bytes, ...]:
     return tuple(word for store in STORES for word in store.claim_words)
+
+
+def lock_named_words() -> tuple[bytes, ...]:
+    return tuple(word for store in STORES for word in store.lock_named_words)
 
 
 def prefilter_patterns() -> tuple[tuple[bytes, bytes], ...]:
