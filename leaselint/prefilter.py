@@ -452,6 +452,9 @@ class _Facts:
                 for alias in node.names:
                     self.imports.add(f"{node.module}.{alias.name}" if node.module else alias.name)
                     self.imported_names.add(alias.asname or alias.name)
+            elif kind is ast.arg and node.annotation is not None:
+                # `client: GlideClient`: the model may know the client by its annotation.
+                self.bound_names.add(node.arg)
             inner = node if kind in functions else function
             for field in node._fields:
                 value = getattr(node, field, None)

@@ -819,6 +819,67 @@ class BlindRelease(Rule):
                 return True
         """
         ),
+        Valid(
+            """\
+            import uuid
+
+            from glide import ConditionalChange, ExpirySet, ExpiryType, GlideClient, Script
+
+            RELEASE = Script("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end")
+
+
+            class TaskGuard:
+                def __init__(self, client: GlideClient, name):
+                    self.client = client
+                    self.key = f"task-lock:{name}"
+
+                async def run(self, task):
+                    token = uuid.uuid4().hex
+                    held = await self.client.set(
+                        self.key, token, ConditionalChange.ONLY_IF_DOES_NOT_EXIST, ExpirySet(ExpiryType.MILLSEC, 30_000)
+                    )
+                    if held is None:
+                        return False
+                    try:
+                        await task()
+                    finally:
+                        if not await self.client.invoke_script(RELEASE, keys=[self.key], args=[token]):
+                            report_lost(self.key)
+                    return True
+        """
+        ),
+        Valid(
+            """\
+            from glide import ExpirySet, ExpiryType, GlideClient
+
+
+            async def remember_session(client: GlideClient, sid, data):
+                await client.set(f"session:{sid}", data, expiry=ExpirySet(ExpiryType.SEC, 3600))
+
+
+            async def logout(client: GlideClient, sid):
+                await client.delete([f"session:{sid}"])
+        """
+        ),
+        Valid(
+            """\
+            import secrets
+
+            from app.storage import Store
+
+
+            def export(store: Store, name, write):
+                key = f"export-lock:{name}"
+                token = secrets.token_hex(16)
+                if not store.add(key, token, expire=600):
+                    return False
+                try:
+                    write(name)
+                finally:
+                    store.delete(key)
+                return True
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3212,6 +3273,79 @@ class BlindRelease(Rule):
             line=23,
             column=9,
             message_contains='can follow it (assign it, return it, or test it in an `if`))',
+        ),
+        Invalid(
+            """\
+            import uuid
+
+            from glide import ConditionalChange, ExpirySet, ExpiryType, GlideClient
+
+
+            class TaskGuard:
+                def __init__(self, client: GlideClient, name):
+                    self.client = client
+                    self.key = f"task-lock:{name}"
+
+                async def run(self, task):
+                    token = uuid.uuid4().hex
+                    held = await self.client.set(
+                        self.key, token, ConditionalChange.ONLY_IF_DOES_NOT_EXIST, ExpirySet(ExpiryType.MILLSEC, 30_000)
+                    )
+                    if held is None:
+                        return False
+                    try:
+                        await task()
+                    finally:
+                        await self.client.delete([self.key])
+                    return True
+        """,
+            line=21,
+            column=19,
+            message_contains='ipt` with `invoke_script(script, keys=[key], args=[token])`)',
+        ),
+        Invalid(
+            """\
+            import secrets
+            from typing import Optional
+
+            import diskcache
+
+
+            def export(store: Optional[diskcache.Cache], name, write):
+                key = f"export-lock:{name}"
+                token = secrets.token_hex(16)
+                if not store.add(key, token, expire=600):
+                    return False
+                try:
+                    write(name)
+                finally:
+                    store.delete(key)
+                return True
+        """,
+            line=15,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+            from typing import Optional
+
+            import diskcache
+
+
+            def export(store: Optional[diskcache.Cache], name, write):
+                key = f"export-lock:{name}"
+                token = secrets.token_hex(16)
+                if not store.add(key, token, expire=600):
+                    return False
+                try:
+                    write(name)
+                finally:
+                    with store.transact():
+                        if store.get(key) != token or not store.delete(key):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

@@ -919,6 +919,32 @@ class FixedToken(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            from glide import ConditionalChange, ExpirySet, ExpiryType, GlideClient, GlideClientConfiguration, NodeAddress
+
+            config = GlideClientConfiguration([NodeAddress("localhost", 6379)])
+
+
+            async def nightly(job):
+                client = await GlideClient.create(config)
+                claimed = await client.set(
+                    "nightly-lock",
+                    "locked",
+                    conditional_set=ConditionalChange.ONLY_IF_DOES_NOT_EXIST,
+                    expiry=ExpirySet(ExpiryType.SEC, 60),
+                )
+                if not claimed:
+                    return
+                try:
+                    await job()
+                finally:
+                    await client.delete(["nightly-lock"])
+        """,
+            line=10,
+            column=9,
+            message_contains='ipt` with `invoke_script(script, keys=[key], args=[token])`)',
+        ),
     ]
 
 

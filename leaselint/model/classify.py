@@ -705,6 +705,30 @@ class Classifier:
         value = self.resolver.single_value(node.value, scope)
         if value is not None:
             return self._makers(value[0], value[1], depth + 1)
+        if made is None:
+            return self._annotated(node.value, scope)
+        return []
+
+    def _annotated(self, name: str, scope: Scope) -> list:
+        """A parameter annotated with a class its module imports (`client: GlideClient`,
+        `cache: Optional[diskcache.Cache]`): (that class's dotted name, None)."""
+        where = self.resolver.defining_scope(name, scope)
+        if where is None or name not in where.params or not isinstance(where.node, cst.FunctionDef):
+            return []
+        params = where.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value != name or param.annotation is None:
+                continue
+            hint = param.annotation.annotation
+            if isinstance(hint, cst.BinaryOperation) and isinstance(hint.operator, cst.BitOr):
+                hint = hint.left  # `Client | None`
+            if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] == "Optional":
+                hint = hint.slice[0].slice.value  # type: ignore[attr-defined]
+            if not isinstance(hint, (cst.Name, cst.Attribute)):
+                return []
+            head, dot, rest = dotted(hint).partition(".")
+            imported = self.walker.imports.get(head)
+            return [(imported + dot + rest, None)] if imported is not None else []
         return []
 
     def _by_name(self, store: Store, name: str) -> int:

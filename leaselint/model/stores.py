@@ -698,6 +698,35 @@ ETCD2 = Store(
     lock_named_words=(b"prevExist",),
 )
 
+# valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
+# ONLY_IF_DOES_NOT_EXIST, expiry=ExpirySet(...))` claims; `delete([k])` takes a list and is blind.
+_GLIDE_NO_FIX = (
+    "valkey-glide has no compare-and-delete call: run a Lua compare-and-delete as a `Script` with "
+    "`invoke_script(script, keys=[key], args=[token])`"
+)
+GLIDE = Store(
+    name="valkey-glide",
+    modules=("glide", "glide_sync"),
+    async_modules=("glide",),
+    client_names=(),
+    claims=(
+        ClaimSpec(
+            "set",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            flag=Arg(2, "conditional_set"),
+            flag_value="ONLY_IF_DOES_NOT_EXIST",
+            lifetime=(Arg(3, "expiry"),),
+            no_fix=_GLIDE_NO_FIX,
+        ),
+    ),
+    releases=(ReleaseSpec("delete"),),
+    listed_keys=_GLIDE_NO_FIX,
+    recognised_only=True,
+    no_checked_release=_GLIDE_NO_FIX,
+    claim_words=(b"ONLY_IF_DOES_NOT_EXIST",),
+)
+
 STORES: tuple[Store, ...] = (
     REDIS,
     AIOREDIS1,
@@ -713,6 +742,7 @@ STORES: tuple[Store, ...] = (
     MONGODB,
     ETCD,
     ETCD2,
+    GLIDE,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;
