@@ -35,6 +35,13 @@ SCRIPT_TEXT = (
     "    \"return redis.call('del', KEYS[1]) else return 0 end\"\n"
     ")"
 )
+FIELD_SCRIPT_NAME = "LEASE_HDEL_SCRIPT"
+FIELD_SCRIPT_TEXT = (
+    "(\n"
+    "    \"if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then \"\n"
+    "    \"return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end\"\n"
+    ")"
+)
 LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
 LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold it"
 
@@ -730,6 +737,7 @@ class LeaseFixer:
         if not releases:
             raise NoFix("the release is in another function: return the token from the claim and pass it on")
         edits: list[Edit] = []
+        fields: list[Edit] = []
         logging = blind = new_token = False
         for release in releases:
             if release.checked:
@@ -747,9 +755,11 @@ class LeaseFixer:
                 edits.extend(fix.edits)
                 reports = release.usage in ("statement", "inline") and not release.in_pipeline
                 logging = logging or (reports and fix.message != AS_TEST_MESSAGE)
-                blind = blind or not lease.claims[0].store.release_form
+                blind = blind or (not lease.claims[0].store.release_form and release.field is None)
+                if release.field is not None and not fields:
+                    fields = self.field_script_edits(release)
                 new_token = True
-        header = self.header_edit(logging=logging, secrets=new_token, script=blind)
+        header = self.header_edit(logging=logging, secrets=new_token, script=blind) + fields
         same_function = all(r.scope is claim.scope for r in releases)
         applicability = Applicability.SAFE if same_function else Applicability.UNSAFE
         message = "Store a fresh `secrets.token_hex(16)` with the claim and check it at the release"
@@ -865,6 +875,17 @@ class LeaseFixer:
 
     def release_call(self, lease: Lease, release: Release, token: str) -> str:
         """The store's token-checked release, as the claim's store writes it."""
+        if release.field is not None:
+            template = lease.claims[0].store.checked_field_release
+            if not template:
+                raise NoFix(f"{lease.claims[0].store.name} has no compare-and-delete of a hash field")
+            return template.format(
+                receiver=self._text(release.receiver),
+                script=self.field_script_name,
+                key=self._text(release.key),
+                field=self._text(release.field),
+                token=token,
+            )
         templates = dict(lease.claims[0].store.checked_release)
         template = templates.get(self.release_style)
         if template is None:
@@ -878,6 +899,16 @@ class LeaseFixer:
         return template.format(
             receiver=self._text(release.receiver), script=self.script_name, key=self._text(release.key), token=token
         )
+
+    @property
+    def field_script_name(self) -> str:
+        return self.model.field_script_constant or _unique(FIELD_SCRIPT_NAME, self.model.module_names, FIELD_SCRIPT_NAME)
+
+    def field_script_edits(self, release: Release) -> list[Edit]:
+        """The hash field's compare-and-delete script, as a module constant, unless the module has it."""
+        if release.field is None or self.model.field_script_constant:
+            return []
+        return [self._constant_edit(f"{self.field_script_name} = {FIELD_SCRIPT_TEXT}\n")]
 
     @property
     def script_name(self) -> str:
@@ -973,7 +1004,8 @@ class LeaseFixer:
             edits[:0] = self.header_edit(
                 logging=release.usage in ("statement", "inline") and not release.in_pipeline,
                 secrets=token.new_token,
-            )
+                script=release.field is None,
+            ) + self.field_script_edits(release)
         return Fix(message, in_order(edits), applicability)
 
     def _queue_after_multi(self, release: Release) -> Fix:
@@ -1019,7 +1051,8 @@ class LeaseFixer:
             Edit(Position(start.line, 0), Position(start.line + 1, 0), ""),
         ]
         if with_header:
-            edits[:0] = self.header_edit(logging=False, secrets=token.new_token)
+            edits[:0] = self.header_edit(logging=False, secrets=token.new_token, script=release.field is None)
+            edits[:0] = self.field_script_edits(release)
         return Fix(AS_TEST_MESSAGE, in_order(edits), Applicability.UNSAFE)
 
     def await_call(self, call: cst.Call, scope) -> Fix:
@@ -1429,7 +1462,7 @@ class LeaseFixer:
         self._fits_client([claim])
         units = {where.keyword for spec in claim.store.claims if spec.method == "set" for where in spec.lifetime}
         if claim.method not in ("set", "setnx") or expire.unit not in units or expire.usage != "statement":
-            raise NoFix("the claim cannot take the lifetime in the same call")
+            raise NoFix(claim.spec.no_lifetime or "the claim cannot take the lifetime in the same call")
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
             raise NoFix("the expiry shares its line with other statements")
         for node in nodes(expire.scope.node, trivia=False):

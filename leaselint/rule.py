@@ -75,7 +75,7 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
     for lease, claim, origin in context.model.token_origins():
         if origin.kind != kind or claim.value is None:
             continue
-        key = context.model.code_of(claim.key)
+        key = context.model.key_text(claim)
         message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
         try:
             fix = context.fixer.fresh_token(lease, claim)

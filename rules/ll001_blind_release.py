@@ -880,6 +880,65 @@ class BlindRelease(Rule):
                 return True
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+            RELEASE_FIELD = (
+                "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end"
+            )
+
+
+            def import_file(path, parse):
+                token = secrets.token_hex(16)
+                if not r.hsetnx("import:lock", path, token):
+                    return False
+                r.hpexpire("import:lock", 300_000, path)
+                try:
+                    parse(path)
+                finally:
+                    if not r.eval(RELEASE_FIELD, 1, "import:lock", path, token):
+                        report_lost(path)
+                return True
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def first_seen(event_id, now):
+                # a field written once, never released: a record, not a lease
+                r.hsetnx(f"event:{event_id}", "first_seen", now)
+                r.hincrby(f"event:{event_id}", "count", 1)
+
+
+            def forget(event_id):
+                r.delete(f"event:{event_id}")
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def reserve_username(name, user_id):
+                # a registry entry; dropping it on rollback is no lease release
+                return r.hsetnx("usernames", name, user_id)
+
+
+            def cancel(name):
+                r.hdel("usernames", name)
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3347,11 +3406,117 @@ class BlindRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def import_file(path, parse):
+                token = secrets.token_hex(16)
+                if not r.hsetnx("import:lock", path, token):
+                    return False
+                r.expire("import:lock", 300)
+                try:
+                    parse(path)
+                finally:
+                    r.hdel("import:lock", path)
+                return True
+        """,
+            line=16,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_HDEL_SCRIPT = (
+                "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def import_file(path, parse):
+                token = secrets.token_hex(16)
+                if not r.hsetnx("import:lock", path, token):
+                    return False
+                r.expire("import:lock", 300)
+                try:
+                    parse(path)
+                finally:
+                    if not r.eval(LEASE_HDEL_SCRIPT, 1, "import:lock", path, token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "import:lock")
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import redis
+
+            r = redis.Redis()
+            LOCKS = "worker:locks"
+
+
+            class TaskLock:
+                def __init__(self, name):
+                    self.field = f"lock.{name}"
+
+                def __enter__(self):
+                    if not r.hsetnx(LOCKS, self.field, "1"):
+                        raise RuntimeError(f"{self.field} is running")
+                    return self
+
+                def __exit__(self, *exc):
+                    r.hdel(LOCKS, self.field)
+        """,
+            line=17,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_HDEL_SCRIPT = (
+                "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+            LOCKS = "worker:locks"
+
+
+            class TaskLock:
+                _lease_token = None
+
+                def __init__(self, name):
+                    self.field = f"lock.{name}"
+
+                def __enter__(self):
+                    token = secrets.token_hex(16)
+                    if not r.hsetnx(LOCKS, self.field, token):
+                        raise RuntimeError(f"{self.field} is running")
+                    self._lease_token = token
+                    return self
+
+                def __exit__(self, *exc):
+                    if self._lease_token is not None and not r.eval(LEASE_HDEL_SCRIPT, 1, LOCKS, self.field, self._lease_token):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", LOCKS)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             for release in lease.releases:
                 if release.checked or release.deliberate or release.transactional or release.check:
@@ -3360,12 +3525,12 @@ class BlindRelease(Rule):
                     continue  # the helper's own module reports its delete
                 if release.after_failed_claim is not None:
                     message = (
-                        f"`{release.method}` of `{code_of(release.key)}` runs after the claim failed: "
+                        f"`{release.method}` of `{key_text(release)}` runs after the claim failed: "
                         "the key is another worker's claim, and this frees it"
                     )
                 else:
                     message = (
-                        f"`{release.method}` releases lease `{code_of(release.key)}` without checking the holder: "
+                        f"`{release.method}` releases lease `{key_text(release)}` without checking the holder: "
                         "after its deadline it frees another worker's claim"
                     )
                 try:
@@ -3380,7 +3545,7 @@ class BlindRelease(Rule):
         for release in context.model.lock_key_deletes:
             yield self.at_event(
                 release,
-                f"`{release.method}` deletes the key of lock `{code_of(release.key)}` without checking the holder: "
+                f"`{release.method}` deletes the key of lock `{key_text(release)}` without checking the holder: "
                 "release through the lock object (`lock.release()`), which checks its token",
             )
 

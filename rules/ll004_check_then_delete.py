@@ -547,11 +547,60 @@ class CheckThenDelete(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def book(show, seat, pay):
+                token = secrets.token_hex(16)
+                if not r.hsetnx(f"seats:{show}", seat, token):
+                    return False
+                try:
+                    pay(show, seat)
+                finally:
+                    if r.hget(f"seats:{show}", seat) == token.encode():
+                        r.hdel(f"seats:{show}", seat)
+                return True
+        """,
+            line=16,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import redis
+
+            LEASE_HDEL_SCRIPT = (
+                "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end"
+            )
+
+            r = redis.Redis()
+
+
+            def book(show, seat, pay):
+                token = secrets.token_hex(16)
+                if not r.hsetnx(f"seats:{show}", seat, token):
+                    return False
+                try:
+                    pay(show, seat)
+                finally:
+                    if not r.eval(LEASE_HDEL_SCRIPT, 1, f"seats:{show}", seat, token.encode()):
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"seats:{show}")
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             for release in lease.releases:
                 check = release.check
@@ -559,12 +608,12 @@ class CheckThenDelete(Rule):
                     continue
                 if check.read is release:
                     message = (
-                        f"Lease `{code_of(release.key)}` is deleted by `getdel` before its value is compared: "
+                        f"Lease `{key_text(release)}` is deleted by `getdel` before its value is compared: "
                         "it frees whoever holds the lease"
                     )
                 else:
                     message = (
-                        f"Lease `{code_of(release.key)}` is compared in the client (`{check.read.method}` then "
+                        f"Lease `{key_text(release)}` is compared in the client (`{check.read.method}` then "
                         f"compare) and released by `{release.method}` in a second step: it can change hands in between"
                     )
                 try:

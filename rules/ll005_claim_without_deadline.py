@@ -769,17 +769,46 @@ class ClaimWithoutDeadline(Rule):
             column=9,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def sync_mailbox(box, fetch):
+                token = secrets.token_hex(16)
+                if not r.hsetnx("mailbox:locks", box, token):
+                    return
+                try:
+                    fetch(box)
+                finally:
+                    if not r.eval(
+                        "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end",
+                        1,
+                        "mailbox:locks",
+                        box,
+                        token,
+                    ):
+                        report_lost(box)
+        """,
+            line=10,
+            column=12,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             for claim in lease.claims:
                 if claim.has_lifetime:
                     continue
                 later = [e for e in lease.expiries if e.scope is claim.scope and claim.start <= e.start]
-                key = code_of(claim.key)
+                key = key_text(claim)
                 if later:
                     expire = later[0]
                     message = (
@@ -793,13 +822,13 @@ class ClaimWithoutDeadline(Rule):
                         message += f" (no automatic fix: {why})"
                     yield self.at_event(claim, message, fix)
                 else:
-                    why = claim.store.no_lifetime or "a crashed holder keeps it forever"
+                    why = claim.spec.no_lifetime or claim.store.no_lifetime or "a crashed holder keeps it forever"
                     yield self.at_event(claim, f"Lease `{key}` is claimed without a lifetime: {why} ({NO_LIFETIME})")
         for lock in context.model.locks:
             # A test's lock object is the test's own (a test of the lock library, or of the code that
             # takes it), held for the test alone: no lease another worker waits on.
             if not lock.has_lifetime and not lock.scope.is_test:
-                name = code_of(lock.key) if lock.key is not None else "the lock"
+                name = key_text(lock) if lock.key is not None else "the lock"
                 yield self.at_node(
                     context,
                     lock.call,

@@ -1144,7 +1144,7 @@ class SwallowedLostRelease(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or not release.spec.lost_when:
@@ -1156,7 +1156,7 @@ class SwallowedLostRelease(Rule):
             evident = not release.scope.is_test if release.via is not None else release.spec.self_evident
             if not (evident or id(release) in leased):
                 continue
-            what = f"token-checked release of `{code_of(release.key)}`"
+            what = f"token-checked release of `{key_text(release)}`"
             if release.unread is not None:
                 try:
                     fix = context.fixer.log_unread_release(release)

@@ -122,14 +122,14 @@ class TokenBesideClaim(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             if not lease.side_writes:
                 continue
-            claim_key = code_of(lease.claims[0].key)
+            claim_key = key_text(lease.claims[0])
             for write in lease.side_writes:
                 yield self.at_event(
                     write,
-                    f"The holder of lease `{claim_key}` is written to a second key `{code_of(write.key)}`: "
+                    f"The holder of lease `{claim_key}` is written to a second key `{key_text(write)}`: "
                     "the two can expire or change out of step; store the token as the claim's own value",
                 )

@@ -362,7 +362,7 @@ class ClaimAlwaysSucceeds(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for claim in context.model.claims:
             if claim.spec.needs_reply and claim.usage == "expression" and not _reply_requested(claim, code_of):
                 argument, setting = claim.spec.needs_reply
@@ -381,14 +381,14 @@ class ClaimAlwaysSucceeds(Rule):
                 if untested and not claim.spec.answers_by_raising:
                     yield self.at_event(
                         claim,
-                        f"The answer of the claim of `{code_of(claim.key)}` is never tested: "
+                        f"The answer of the claim of `{key_text(claim)}` is never tested: "
                         "the job runs even when it is held",
                     )
                 elif claim.spec.whole_seconds and _below_one_second(claim.lifetime):
                     yield self.at_node(
                         context,
                         claim.lifetime,
-                        f"A lifetime below one second is cut to 0 s: the claim of `{code_of(claim.key)}` stores nothing "
+                        f"A lifetime below one second is cut to 0 s: the claim of `{key_text(claim)}` stores nothing "
                         "and still succeeds for every worker",
                     )
 

@@ -534,7 +534,7 @@ class CheckThenClaim(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             for claim in lease.claims:
                 check = claim.read_check
@@ -542,7 +542,7 @@ class CheckThenClaim(Rule):
                     continue
                 read = check.read.func.attr.value  # type: ignore[union-attr]
                 message = (
-                    f"Lease `{code_of(claim.key)}` is claimed by reading it (`{read}`) and then writing it "
+                    f"Lease `{key_text(claim)}` is claimed by reading it (`{read}`) and then writing it "
                     f"(`{claim.method}`): two workers can both find it free and both claim it"
                 )
                 try:

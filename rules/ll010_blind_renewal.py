@@ -720,11 +720,11 @@ class BlindRenewal(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of = context.model.code_of
+        code_of, key_text = context.model.code_of, context.model.key_text
         for lease in context.model.leases:
             for renewal in lease.renewals:
                 message = (
-                    f"`{renewal.method}` renews lease `{code_of(renewal.key)}` without checking the holder: "
+                    f"`{renewal.method}` renews lease `{key_text(renewal)}` without checking the holder: "
                     "after its deadline it extends another worker's claim, and this holder never learns it lost the lease"
                 )
                 try:

@@ -406,11 +406,11 @@ class UnawaitedRelease(Rule):
                 continue
             message = (
                 f"`{release.method}` on an asyncio client is never awaited: the coroutine is dropped and "
-                f"lease `{model.code_of(release.key)}` is never released"
+                f"lease `{model.key_text(release)}` is never released"
             )
             yield self._finding(context, release.call, release.scope, message)
         for call, scope, lock in model.unawaited_lock_releases:
-            key = model.code_of(lock.key) if lock.key is not None else "the lock"
+            key = model.key_text(lock) if lock.key is not None else "the lock"
             message = (
                 f"`release()` of an asyncio lock is never awaited: the coroutine is dropped and lock `{key}` "
                 "is never released"

@@ -25,6 +25,7 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
     assert scope is not None
     logger_name = None
     script_constant = None
+    field_script_constant = None
     extend_scripts: dict[str, str] = {}
     for name, values in scope.bindings.items():
         if len(values) != 1 or values[0] is None:
@@ -33,7 +34,9 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] in ("getLogger", "get_logger"):
             logger_name = logger_name or name
         text = literal_string(value.value if isinstance(value, cst.Expr) else value)
-        if text is not None and "ARGV[1]" in text and "del" in text.lower():
+        if text is not None and "ARGV[2]" in text and "hdel" in text.lower() and "hget" in text.lower():
+            field_script_constant = field_script_constant or name
+        elif text is not None and "ARGV[1]" in text and "del" in text.lower() and "hdel" not in text.lower():
             script_constant = script_constant or name
         elif text is not None and _EXTEND_TEST.search(text) and (found := _EXTEND_SCRIPT.search(text)):
             extend_scripts.setdefault(found.group(1).lower(), name)
@@ -47,6 +50,7 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         shadowed_modules=frozenset(name for name in ("secrets", "logging") if walker.rebinds(name)),
         module_names=set(scope.bindings),
         script_constant=script_constant,
+        field_script_constant=field_script_constant,
         extend_scripts=extend_scripts,
         header_position=header,
         header_after_import=after_import,

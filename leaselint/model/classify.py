@@ -62,6 +62,8 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
 
 
 _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+# A script that deletes a hash field: `hdel` of KEYS[1] and the field ARGV[1].
+_FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
 
 
 def _list_built(values: list) -> list[cst.BaseExpression] | None:
@@ -197,7 +199,7 @@ def _last_name(node: cst.BaseExpression) -> str:
     return ""
 
 
-_DELETES = re.compile(r"""call\(\s*['"](?:del|unlink)['"]""", re.IGNORECASE)
+_DELETES = re.compile(r"""call\(\s*['"](?:del|unlink|hdel)['"]""", re.IGNORECASE)
 # A conditional create in Lua: `redis.call('set', KEYS[1], ARGV[n], 'NX', ...)` or `setnx`.
 _LUA_SET = re.compile(
     r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[(\d+)\]([^)]*)\)""", re.IGNORECASE
@@ -439,8 +441,9 @@ class Classifier:
                 break
         for store, spec in stores.read_specs(method):
             key = get_arg(site.call, spec.key)
-            if key is not None and len(site.call.args) == 1:
-                common, in_pipeline = self._common(site, store, key)
+            member = get_arg(site.call, spec.field) if spec.field is not None else None
+            if key is not None and len(site.call.args) == 1 + (spec.field is not None) and (member is not None) == (spec.field is not None):
+                common, in_pipeline = self._common(site, store, key, member=member)
                 self.reads.append(Read(**common))
                 break
         if method in stores.value_read_methods() and site.call.args:
@@ -448,8 +451,14 @@ class Classifier:
             self.value_reads.append((site.call, site.scope))
         for store, spec in stores.expire_specs(method):
             key, ttl = get_arg(site.call, spec.key), get_arg(site.call, spec.ttl)
+            member = None
+            if spec.field is not None:
+                # One field, named last (`hexpire(name, 30, field)`).
+                fields = positional_args(site.call)[spec.field.index :]  # type: ignore[misc]
+                member = fields[0] if len(fields) == 1 and len(site.call.args) == spec.field.index + 1 else None
+                key = key if member is not None else None
             if key is not None and ttl is not None:
-                common, in_pipeline = self._common(site, store, key)
+                common, in_pipeline = self._common(site, store, key, member=member)
                 self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, in_pipeline=in_pipeline))
                 break
         spec = _lock_methods().get(method)
@@ -757,7 +766,15 @@ class Classifier:
         return Write(**common, value=value, has_lifetime=any(get_arg(site.call, arg) is not None for arg in spec.lifetime))
 
     def _common(
-        self, site: CallSite, store, key: cst.BaseExpression, document=None, field=None, client=None, client_scope=None
+        self,
+        site: CallSite,
+        store,
+        key: cst.BaseExpression,
+        document=None,
+        field=None,
+        client=None,
+        client_scope=None,
+        member: cst.BaseExpression | None = None,
     ):
         """The event fields of a call; `client` (made in `client_scope`) stands for the call's receiver when
         the call is a script object's, whose client is the one that made it."""
@@ -773,7 +790,11 @@ class Classifier:
                 receiver_shape = ("table", receiver_shape, self.resolver.shape(document.table, site.scope))
             if field is not None:
                 key_shape = ("field", field, key_shape)
+        if member is not None:
+            # A field of a hash: the hash and the field make the lease's key.
+            key_shape = ("hash", key_shape, self.resolver.shape(member, site.scope))
         common = self.made_at(site, store, written, receiver_shape, key, key_shape, None)
+        common["field"] = member
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
         common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
@@ -883,9 +904,10 @@ class Classifier:
             common, in_pipeline = self._common(site, store, key, document, document.key_field)
         else:
             key = get_arg(call, spec.key)
-            if key is None:
+            member = get_arg(call, spec.field) if spec.field is not None else None
+            if key is None or (spec.field is not None and member is None):
                 return None
-            common, in_pipeline = self._common(site, store, key)
+            common, in_pipeline = self._common(site, store, key, member=member)
             value = get_arg(call, spec.value) if spec.value is not None else None
         result_name = self.walker.assigned.get(id(call))
         reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
@@ -1417,6 +1439,12 @@ class Classifier:
             if not words or words[0] not in spec.command:
                 return []
             keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]
+        elif spec.field is not None:
+            # `hdel(name, *fields)`: one lease per field, of the one hash.
+            fields = positional_args(call)[spec.field.index :]  # type: ignore[misc]
+            if any(arg.star for arg in call.args) or not fields:
+                return []
+            keys = [get_arg(call, spec.key)] * len(fields)
         elif spec.key is not None:
             keys = [get_arg(call, spec.key)]
             if spec.key_in_list:
@@ -1432,18 +1460,28 @@ class Classifier:
         checked = spec.checked or (
             spec.checked_by is not None and any(a.keyword is not None and a.keyword.value == spec.checked_by for a in call.args)
         )
+        token_at = spec.token
+        member = None
         if spec.script is not None:
             kind = self._script_kind(get_arg(call, spec.script), site.scope)
             if kind is None:
                 return []
             checked = kind == "checked"
-        keys = [k for k in keys if k is not None]
-        token = get_arg(call, spec.token) if spec.token is not None else None
+            text = self._string_value(get_arg(call, spec.script), site.scope) or ""
+            if _FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
+                # `eval(SCRIPT, 1, hash, field, token)`: the script deletes the field ARGV[1] names.
+                member = get_arg(call, Arg(spec.key.index + 1))
+                token_at = Arg(token_at.index + 1) if token_at.index is not None else None
+                if member is None:
+                    return []
+        members = fields if spec.field is not None else [member] * len(keys)
+        keys, members = [k for k in keys if k is not None], [m for k, m in zip(keys, members) if k is not None]
+        token = get_arg(call, token_at) if token_at is not None else None
         if spec.key_in_list:
             token = _first_item(token)
         found = []
-        for key in keys:
-            common, in_pipeline = self._common(site, store, key)
+        for key, member in zip(keys, members):
+            common, in_pipeline = self._common(site, store, key, member=member)
             found.append(
                 Release(
                     **common,
@@ -1698,8 +1736,12 @@ def pair(
                     lease.overwrites.append(write)
                 if write.has_lifetime and any(_renews(write, c, called, writes=True) for c in lease.claims):
                     lease.renewals.append(write)
+        # A hash field's lease also ends with its hash (`hsetnx(h, f, v)`, then `expire(h, 30)`).
+        hashed = lease.key_shape[1] if type(lease.key_shape) is tuple and lease.key_shape[:1] == ("hash",) else None
         for expire in expiries:
-            if (expire.receiver_shape, expire.key_shape) == (lease.receiver_shape, lease.key_shape):
+            if expire.receiver_shape == lease.receiver_shape and (
+                expire.key_shape == lease.key_shape or (hashed is not None and expire.key_shape == hashed)
+            ):
                 if any(_renews(expire, c, called) for c in lease.claims):
                     lease.renewals.append(expire)
                 elif any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):

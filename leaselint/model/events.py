@@ -46,6 +46,8 @@ class Event:
     # The client answers with coroutines: it is made by an asyncio client's module, or (for a release)
     # a claim of its lease is awaited.
     coroutine: bool = False
+    # For a field of a hash (`hsetnx(name, field, value)`): the field; `key` is the hash.
+    field: cst.BaseExpression | None = None
 
     @property
     def method(self) -> str:
@@ -242,8 +244,16 @@ class LeaseModel:
     ignored_claims: list = field(default_factory=list)
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
     extend_scripts: dict = field(default_factory=dict)
+    # A module constant holding a hash field's compare-and-delete script (`hget` == ARGV[2], then `hdel`).
+    field_script_constant: str | None = None
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
+
+    def key_text(self, event) -> str:
+        """The key as a message names it between backticks: a hash field's as "hash` field `field"."""
+        text = self.code_of(event.key)
+        field = getattr(event, "field", None)
+        return text if field is None else f"{text}` field `{self.code_of(field)}"
 
     def claim_origin(self, claim: Claim):
         """The origin of the value a claim stores (asked by LL002, LL003 and the fixes)."""

@@ -30,6 +30,8 @@ class ClaimSpec:
     method: str
     key: Arg
     value: Arg | None
+    # For a field of a hash (`hsetnx(name, field, value)`): the field; the lease is the hash's field.
+    field: Arg | None = None
     # An argument that must be a literal True (or name `flag_value`) for the call to be conditional.
     flag: Arg | None = None
     flag_value: str | None = None
@@ -61,6 +63,8 @@ class ClaimSpec:
     refuses: tuple[str, ...] = ()
     # Why no fix is written for a claim of this form (another client's API), or "".
     no_fix: str = ""
+    # Why a claim of this form without a lifetime is a problem, when it is more than "no expiry".
+    no_lifetime: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class ReleaseSpec:
     form: str = "call"
     # When a checked release found the lease lost, as a test of its result; empty: it raises instead.
     lost_when: str = "not {result}"
+    # For fields of a hash (`hdel(name, *fields)`): where the first field is; every later one too.
+    field: Arg | None = None
     # A keyword that makes the call compare before it deletes (bmemcached's `delete(key, cas=cas_id)`).
     checked_by: str | None = None
     # The call is a lease release by its very form (a compare-and-delete script, DELIFEQ), not only
@@ -106,10 +112,11 @@ class WriteSpec:
 
 @dataclass(frozen=True)
 class ReadSpec:
-    """A call that returns a key's value (`get(key)`)."""
+    """A call that returns a key's value (`get(key)`), or a hash field's (`hget(name, field)`)."""
 
     method: str
     key: Arg
+    field: Arg | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,8 @@ class ExpireSpec:
     key: Arg
     ttl: Arg
     unit: str
+    # For one field of a hash (`hexpire(name, seconds, field)`).
+    field: Arg | None = None
 
 
 @dataclass(frozen=True)
@@ -206,6 +215,8 @@ class Store:
     # Context managers of the client that run their block as one step (`with cache.transact():`):
     # a read, a compare and a delete inside one are a checked release.
     transactions: tuple[str, ...] = ()
+    # The token-checked release of a hash field ({field} beside the others), or "": none.
+    checked_field_release: str = ""
     # What to do instead when the store has no compare-and-delete in one step.
     no_checked_release: str = ""
     # The token-checked renewal the fixes write: {receiver}, {script}, {key}, {token}, {ttl}; or why
@@ -251,6 +262,16 @@ REDIS = Store(
             refuses=("timeout", "version"),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
+        # A field of a hash: `hsetnx(name, field, value)` (huey's `put_if_empty`).
+        ClaimSpec(
+            "hsetnx",
+            key=_KEY,
+            value=Arg(2, "value"),
+            field=Arg(1, "key"),
+            no_lifetime="a hash field takes no lifetime in `hsetnx`, and an expiry of the whole hash ends (and "
+            "extends) every field's claim at once: keep each lease in a key of its own "
+            "(`set(key, token, nx=True, px=...)`), or give the field its own with `hpexpire` (Redis 7.4+)",
+        ),
         # coredis: `set(key, value, condition=PureToken.NX, px=...)`.
         ClaimSpec(
             "set",
@@ -278,6 +299,7 @@ REDIS = Store(
         ReleaseSpec("delete"),
         ReleaseSpec("unlink"),
         ReleaseSpec("getdel", key=_KEY, returns_value=True),
+        ReleaseSpec("hdel", key=_KEY, field=Arg(1)),
         ReleaseSpec("execute_command", command=("DEL", "UNLINK")),
         ReleaseSpec(
             "execute_command", key=Arg(1), command=("DELIFEQ",), checked=True, token=Arg(2), self_evident=True
@@ -302,13 +324,16 @@ REDIS = Store(
         WriteSpec("setex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time"),), claim_unit="ex"),
         WriteSpec("psetex", key=_KEY, value=Arg(2, "value"), lifetime=(Arg(1, "time_ms"),), claim_unit="px"),
     ),
-    reads=(ReadSpec("get", key=_KEY),),
+    reads=(ReadSpec("get", key=_KEY), ReadSpec("hget", key=_KEY, field=Arg(1, "key"))),
     value_reads=("getset", "getex", "getdel"),
     expiries=(
         ExpireSpec("expire", key=_KEY, ttl=Arg(1, "time"), unit="ex"),
         ExpireSpec("pexpire", key=_KEY, ttl=Arg(1, "time"), unit="px"),
         ExpireSpec("expireat", key=_KEY, ttl=Arg(1, "when"), unit="exat"),
         ExpireSpec("pexpireat", key=_KEY, ttl=Arg(1, "when"), unit="pxat"),
+        # Redis 7.4: a field's own lifetime (`hexpire(name, seconds, field)`).
+        ExpireSpec("hexpire", key=_KEY, ttl=Arg(1, "seconds"), unit="", field=Arg(2)),
+        ExpireSpec("hpexpire", key=_KEY, ttl=Arg(1, "milliseconds"), unit="", field=Arg(2)),
     ),
     counters=("incr", "incrby", "decr", "decrby", "incrbyfloat"),
     watch=("watch",),
@@ -323,6 +348,8 @@ REDIS = Store(
     # `transaction(callback, *keys)`: the callback gets the watching pipeline as its first argument.
     callback_transactions=("transaction",),
     checked_extend="{receiver}.eval({script}, 1, {key}, {token}, {ttl})",
+    # A hash field's: the script compares `hget(KEYS[1], ARGV[1])` with ARGV[2], then `hdel`s the field.
+    checked_field_release="{receiver}.eval({script}, 1, {key}, {field}, {token})",
     checked_release=(
         ("lua", "{receiver}.eval({script}, 1, {key}, {token})"),
         ("delifeq", '{receiver}.execute_command("DELIFEQ", {key}, {token})'),
