@@ -452,6 +452,8 @@ class _Facts:
                 for alias in node.names:
                     self.imports.add(f"{node.module}.{alias.name}" if node.module else alias.name)
                     self.imported_names.add(alias.asname or alias.name)
+            elif kind in functions:
+                self.bound_names.add(node.name)  # `get_client()`: a factory the model may follow
             elif kind is ast.arg and node.annotation is not None:
                 # `client: GlideClient`: the model may know the client by its annotation.
                 self.bound_names.add(node.arg)

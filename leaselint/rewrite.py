@@ -810,6 +810,9 @@ class LeaseFixer:
             text = f"try:\n{inner}{call}\n{indent}except {error}:\n{inner}{report}"
             return self._replace(statement, text)
         if form == "transact":
+            if not isinstance(release.receiver, (cst.Name, cst.Attribute)):
+                # Each call would make another cache object, waiting on the first one's transaction.
+                raise NoFix("the cache comes from a call: name it once, then compare and delete inside its `transact()`")
             # One SQLite write transaction around the read, the compare and the delete.
             begin = f"with {receiver}.{store.transactions[0]}():"
             test = f"if {receiver}.get({key}) != {token} or not {receiver}.delete({key}):"

@@ -939,6 +939,27 @@ class BlindRelease(Rule):
                 r.hdel("usernames", name)
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            from app.registry import Registry
+
+
+            def registry():
+                return Registry.default()
+
+
+            def run_nightly(job):
+                store = registry()
+                token = secrets.token_hex(16)
+                if store.add(f"lock:{job}", token, expire=900):
+                    try:
+                        job()
+                    finally:
+                        store.delete(f"lock:{job}")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3511,6 +3532,112 @@ class BlindRelease(Rule):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", LOCKS)
         """,
             applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import functools
+            import os
+            import secrets
+
+            import diskcache
+
+
+            @functools.lru_cache(maxsize=None)
+            def shared_cache() -> diskcache.Cache:
+                return diskcache.Cache(os.environ.get("APP_CACHE_DIR", "/tmp/app-cache"))
+
+
+            def run_nightly(job):
+                store = shared_cache()
+                token = secrets.token_hex(16)
+                if store.add(f"lock:{job}", token, expire=900):
+                    try:
+                        job()
+                    finally:
+                        store.delete(f"lock:{job}")
+        """,
+            line=20,
+            column=13,
+            fixed="""\
+            import functools
+            import logging
+            import os
+            import secrets
+
+            import diskcache
+
+
+            @functools.lru_cache(maxsize=None)
+            def shared_cache() -> diskcache.Cache:
+                return diskcache.Cache(os.environ.get("APP_CACHE_DIR", "/tmp/app-cache"))
+
+
+            def run_nightly(job):
+                store = shared_cache()
+                token = secrets.token_hex(16)
+                if store.add(f"lock:{job}", token, expire=900):
+                    try:
+                        job()
+                    finally:
+                        with store.transact():
+                            if store.get(f"lock:{job}") != token or not store.delete(f"lock:{job}"):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import bmemcached
+
+
+            class ReportLock:
+                def __init__(self, name):
+                    self.key = f"report-lock:{name}"
+
+                def _mc(self):
+                    return bmemcached.Client(["127.0.0.1:11211"])
+
+                def run(self, build):
+                    token = secrets.token_hex(16)
+                    if not self._mc().add(self.key, token, time=300):
+                        return False
+                    try:
+                        build()
+                    finally:
+                        self._mc().delete(self.key)
+                    return True
+        """,
+            line=20,
+            column=13,
+            fixed="""\
+            import logging
+            import secrets
+
+            import bmemcached
+
+
+            class ReportLock:
+                def __init__(self, name):
+                    self.key = f"report-lock:{name}"
+
+                def _mc(self):
+                    return bmemcached.Client(["127.0.0.1:11211"])
+
+                def run(self, build):
+                    token = secrets.token_hex(16)
+                    if not self._mc().add(self.key, token, time=300):
+                        return False
+                    try:
+                        build()
+                    finally:
+                        stored, cas_id = self._mc().gets(self.key)
+                        if stored not in (token, token.encode() if isinstance(token, str) else token) or not self._mc().delete(self.key, cas=cas_id):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    return True
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

@@ -66,6 +66,22 @@ _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
 
 
+def _returned(body: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The values a function's own `return` statements give (not those of functions inside it)."""
+    found = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Return:
+            if node.value is not None:
+                found.append(node.value)
+            continue
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(node.children)
+    return found
+
+
 def _list_built(values: list) -> list[cst.BaseExpression] | None:
     """The items of a list made with `x = [...]` and grown with `x += [...]` alone, or None."""
     if len(values) < 2 or not isinstance(values[0], (cst.List, cst.Tuple)):
@@ -326,6 +342,8 @@ class Classifier:
         self.sites: dict[int, CallSite] = {}
         # (receiver id, scope id) -> what may have made it: see _made_by.
         self.makers: dict[tuple[int, int], list] = {}
+        # The module's own functions by name (client factories), made when first asked.
+        self.functions: dict | None = None
         # (store id, receiver id, scope id) -> recognition(store, receiver, scope).
         self.recognitions: dict[tuple[int, int, int], tuple] = {}
         # store id -> whether the module imports one of the store's modules.
@@ -703,6 +721,10 @@ class Classifier:
                 for value, where in self.resolver.self_attr_values(node.attr.value, scope):
                     if value is not None and not isinstance(value, cst.AugAssign):
                         found.extend(self._makers(value, where, depth + 1))
+                if not found and made is not None and made.func is node:
+                    # `self.client()`: a method of the class that makes the client.
+                    method = self._method_of(node.attr.value, scope)
+                    return self._made_by_function(method, depth) if method is not None else []
                 return found
             else:
                 node = node.value
@@ -716,7 +738,51 @@ class Classifier:
             return self._makers(value[0], value[1], depth + 1)
         if made is None:
             return self._annotated(node.value, scope)
+        if made.func is node:
+            # `get_redis()`: a function of the module that makes (or hands back) the client.
+            function = self._module_functions().get(node.value)
+            return self._made_by_function(function, depth) if function is not None else []
         return []
+
+    def _module_functions(self) -> dict:
+        if self.functions is None:
+            module = self.walker.module_scope
+            self.functions = {}
+            for scope in self.walker.scopes:
+                if scope.parent is module and scope.cls is None and isinstance(scope.node, cst.FunctionDef):
+                    self.functions.setdefault(scope.name, scope)
+            bound = {name for name, values in module.bindings.items() if len(values) > 1} if module else set()
+            self.functions = {name: scope for name, scope in self.functions.items() if name not in bound}
+        return self.functions
+
+    def _method_of(self, name: str, scope: Scope) -> Scope | None:
+        method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
+        cls = method.cls if method is not None else None
+        return cls.methods.get(name) if cls is not None else None
+
+    def _made_by_function(self, function: Scope, depth: int) -> list:
+        """What the client a factory answers is made by: its return annotation, else what it returns."""
+        node = function.node
+        if node.returns is not None:  # type: ignore[attr-defined]
+            found = self._class_of_hint(node.returns.annotation)  # type: ignore[attr-defined]
+            if found:
+                return found
+        found = []
+        for value in _returned(node.body):  # type: ignore[attr-defined]
+            found.extend(self._makers(value, function, depth + 1))
+        return found
+
+    def _class_of_hint(self, hint: cst.BaseExpression) -> list:
+        """(dotted name, None) of the imported class an annotation names (`Client`, `Optional[X]`, `X | None`)."""
+        if isinstance(hint, cst.BinaryOperation) and isinstance(hint.operator, cst.BitOr):
+            hint = hint.left  # `Client | None`
+        if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] == "Optional":
+            hint = hint.slice[0].slice.value  # type: ignore[attr-defined]
+        if not isinstance(hint, (cst.Name, cst.Attribute)):
+            return []
+        head, dot, rest = dotted(hint).partition(".")
+        imported = self.walker.imports.get(head)
+        return [(imported + dot + rest, None)] if imported is not None else []
 
     def _annotated(self, name: str, scope: Scope) -> list:
         """A parameter annotated with a class its module imports (`client: GlideClient`,
@@ -728,16 +794,7 @@ class Classifier:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.name.value != name or param.annotation is None:
                 continue
-            hint = param.annotation.annotation
-            if isinstance(hint, cst.BinaryOperation) and isinstance(hint.operator, cst.BitOr):
-                hint = hint.left  # `Client | None`
-            if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] == "Optional":
-                hint = hint.slice[0].slice.value  # type: ignore[attr-defined]
-            if not isinstance(hint, (cst.Name, cst.Attribute)):
-                return []
-            head, dot, rest = dotted(hint).partition(".")
-            imported = self.walker.imports.get(head)
-            return [(imported + dot + rest, None)] if imported is not None else []
+            return self._class_of_hint(param.annotation.annotation)
         return []
 
     def _by_name(self, store: Store, name: str) -> int:
