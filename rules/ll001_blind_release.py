@@ -960,6 +960,66 @@ class BlindRelease(Rule):
                         store.delete(f"lock:{job}")
         """
         ),
+        Valid(
+            """\
+            import secrets
+            import time
+
+            import boto3
+
+            ddb = boto3.client("dynamodb")
+
+
+            def run_partition(partition, process, lease_s=60):
+                owner = secrets.token_hex(16)
+                now = int(time.time())
+                try:
+                    ddb.update_item(
+                        TableName="leases",
+                        Key={"pk": {"S": partition}},
+                        UpdateExpression="SET lease_owner = :o, lease_until = :u",
+                        ConditionExpression="attribute_not_exists(lease_until) OR lease_until < :now",
+                        ExpressionAttributeValues={
+                            ":o": {"S": owner},
+                            ":u": {"N": str(now + lease_s)},
+                            ":now": {"N": str(now)},
+                        },
+                    )
+                except ddb.exceptions.ConditionalCheckFailedException:
+                    return False
+                try:
+                    process(partition)
+                finally:
+                    ddb.delete_item(
+                        TableName="leases",
+                        Key={"pk": {"S": partition}},
+                        ConditionExpression="lease_owner = :o",
+                        ExpressionAttributeValues={":o": {"S": owner}},
+                    )
+                return True
+        """
+        ),
+        Valid(
+            """\
+            import boto3
+
+            table = boto3.resource("dynamodb").Table("counters")
+
+
+            def bump(name, expected):
+                # optimistic concurrency on a version: no lease
+                table.update_item(
+                    Key={"name": name},
+                    UpdateExpression="SET version = :next",
+                    ConditionExpression="version = :expected",
+                    ExpressionAttributeValues={":next": expected + 1, ":expected": expected},
+                )
+
+
+            def drop(name):
+                table.delete_item(Key={"name": name})
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3636,6 +3696,79 @@ class BlindRelease(Rule):
                         if stored not in (token, token.encode() if isinstance(token, str) else token) or not self._mc().delete(self.key, cas=cas_id):
                             logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
                     return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+            import time
+
+            import boto3
+
+            ddb = boto3.client("dynamodb")
+
+
+            def run_partition(partition, process, lease_s=60):
+                owner = secrets.token_hex(16)
+                now = int(time.time())
+                try:
+                    ddb.update_item(
+                        TableName="leases",
+                        Key={"pk": {"S": partition}},
+                        UpdateExpression="SET lease_owner = :o, lease_until = :u",
+                        ConditionExpression="attribute_not_exists(lease_until) OR lease_until < :now",
+                        ExpressionAttributeValues={
+                            ":o": {"S": owner},
+                            ":u": {"N": str(now + lease_s)},
+                            ":now": {"N": str(now)},
+                        },
+                    )
+                except ddb.exceptions.ConditionalCheckFailedException:
+                    return False
+                try:
+                    process(partition)
+                finally:
+                    ddb.delete_item(TableName="leases", Key={"pk": {"S": partition}})
+                return True
+        """,
+            line=29,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+            import time
+
+            import boto3
+
+            ddb = boto3.client("dynamodb")
+
+
+            def run_partition(partition, process, lease_s=60):
+                owner = secrets.token_hex(16)
+                now = int(time.time())
+                try:
+                    ddb.update_item(
+                        TableName="leases",
+                        Key={"pk": {"S": partition}},
+                        UpdateExpression="SET lease_owner = :o, lease_until = :u",
+                        ConditionExpression="attribute_not_exists(lease_until) OR lease_until < :now",
+                        ExpressionAttributeValues={
+                            ":o": {"S": owner},
+                            ":u": {"N": str(now + lease_s)},
+                            ":now": {"N": str(now)},
+                        },
+                    )
+                except ddb.exceptions.ConditionalCheckFailedException:
+                    return False
+                try:
+                    process(partition)
+                finally:
+                    try:
+                        ddb.delete_item(TableName="leases", Key={"pk": {"S": partition}}, ConditionExpression="#owner = :token", ExpressionAttributeNames={"#owner": "lease_owner"}, ExpressionAttributeValues={":token": {"S": owner}})
+                    except ddb.exceptions.ConditionalCheckFailedException:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", partition)
+                return True
         """,
             applicability=Applicability.SAFE,
         ),

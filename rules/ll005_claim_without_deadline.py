@@ -798,6 +798,39 @@ class ClaimWithoutDeadline(Rule):
             column=12,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import boto3
+
+            table = boto3.resource("dynamodb").Table("jobs")
+
+
+            def claim_job(job_id, worker):
+                try:
+                    table.update_item(
+                        Key={"job_id": job_id},
+                        UpdateExpression="SET #owner = :w",
+                        ConditionExpression="attribute_not_exists(#owner)",
+                        ExpressionAttributeNames={"#owner": "owner"},
+                        ExpressionAttributeValues={":w": worker},
+                    )
+                except table.meta.client.exceptions.ConditionalCheckFailedException:
+                    return False
+                return True
+
+
+            def finish_job(job_id, worker):
+                table.delete_item(
+                    Key={"job_id": job_id},
+                    ConditionExpression="#owner = :w",
+                    ExpressionAttributeNames={"#owner": "owner"},
+                    ExpressionAttributeValues={":w": worker},
+                )
+        """,
+            line=8,
+            column=9,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 

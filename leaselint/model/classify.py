@@ -1034,7 +1034,7 @@ class Classifier:
 
     def _document_claim(self, call: cst.Call, spec: ClaimSpec):
         if spec.form == "dynamo":
-            return documents.dynamo_claim(call)
+            return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "mongo":
             return documents.mongo_claim(call, spec.method)
         found = documents.etcd_transaction(call)

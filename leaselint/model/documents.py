@@ -110,6 +110,55 @@ def dynamo_claim(call: cst.Call) -> Document | None:
     )
 
 
+_SET_CLAUSE = re.compile(r"\bSET\b(.*?)(?=\b(?:REMOVE|ADD|DELETE)\b|$)", re.IGNORECASE | re.DOTALL)
+_ASSIGNMENT = re.compile(r"^\s*(#?\w+)\s*=\s*(:\w+)\s*$")
+
+
+def dynamo_update_claim(call: cst.Call) -> Document | None:
+    """`update_item(Key={...}, UpdateExpression="SET owner = :o, expires_at = :e", ConditionExpression=
+    "attribute_not_exists(pk) OR expires_at < :now", ExpressionAttributeValues={":o": ...})`: a claim of
+    the item when the condition requires its key (or the attribute it sets) absent."""
+    condition = keyword(call, "ConditionExpression")
+    names = _fields(keyword(call, "ExpressionAttributeNames"))[0]
+    wanted, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
+    if wanted is None:
+        return None
+    key = keyword(call, "Key")
+    key_fields, _ = _fields(key)
+    update = literal_string(keyword(call, "UpdateExpression"))
+    if not key_fields or update is None:
+        return None
+    values, types = _fields(keyword(call, "ExpressionAttributeValues"))
+    written: dict[str, cst.BaseExpression] = {}
+    written_types: dict[str, str] = {}
+    clause = _SET_CLAUSE.search(update)
+    for part in (clause.group(1).split(",") if clause else ()):
+        found = _ASSIGNMENT.match(part)
+        if found is None:
+            continue
+        name, placeholder = found.groups()
+        if name.startswith("#"):
+            name = literal_string(names[name]) if name in names else None
+        if name is not None and placeholder in values:
+            written[name] = values[placeholder]
+            if placeholder in types:
+                written_types[name] = types[placeholder]
+    if wanted not in key_fields and wanted not in written:
+        return None
+    key_field = next(iter(key_fields))
+    token_field = _token_field(written, key_field)
+    return Document(
+        key_field=key_field,
+        key=key_fields[key_field],
+        token_field=token_field,
+        token=written.get(token_field) if token_field else None,
+        token_type=written_types.get(token_field) if token_field else None,
+        has_lifetime=has_lifetime,
+        table=keyword(call, "TableName"),
+        fields={**key_fields, **written},
+    )
+
+
 def _condition_key(condition: cst.BaseExpression | None, names: cst.BaseExpression | None) -> tuple[str | None, bool]:
     """The attribute a claim's condition requires absent, and whether the condition also admits expired claims."""
     text = literal_string(condition) if condition is not None else None

@@ -629,7 +629,11 @@ DYNAMODB = Store(
     name="DynamoDB",
     modules=("boto3", "aioboto3", "aiobotocore"),
     client_names=("table", "dynamodb", "ddb", "locks_table", "lock_table"),
-    claims=(ClaimSpec("put_item", key=Arg(None, "Item"), value=None, form="dynamo", answers_by_raising=True),),
+    claims=(
+        ClaimSpec("put_item", key=Arg(None, "Item"), value=None, form="dynamo", answers_by_raising=True),
+        # `update_item(Key=..., UpdateExpression="SET owner = :o", ConditionExpression="attribute_not_exists(pk)")`.
+        ClaimSpec("update_item", key=Arg(None, "Key"), value=None, form="dynamo", answers_by_raising=True),
+    ),
     releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo", lost_when=""),),
     recognised_only=True,
     release_form="dynamo",
@@ -638,7 +642,7 @@ DYNAMODB = Store(
         "later, so an expired claim must be taken over by the condition (`OR expires_at < :now`)"
     ),
     # A claim is a put_item whose condition requires the key absent.
-    claim_patterns=((b"put_item", rb"not_exists"),),
+    claim_patterns=((b"put_item", rb"not_exists"), (b"update_item", rb"not_exists")),
 )
 
 # MongoDB (pymongo, motor): an insert of a fixed `_id` (or an upsert) claims; a delete by `_id` alone is blind.
