@@ -850,7 +850,7 @@ class LeaseFixer:
             if release.usage != "statement":
                 return self._replace(release.document.dict_node, new)
             result = f"({awaited}{call})" if awaited else call
-            lost = f"{result} is None" if release.spec.returns_value else f"{result}.deleted_count == 0"
+            lost = release.spec.lost_when.format(result=result)
             return self._replace(statement, f"if {lost}:\n{inner}{report}")
         if form == "etcd":
             txn = (

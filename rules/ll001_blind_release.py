@@ -1020,6 +1020,21 @@ class BlindRelease(Rule):
                 table.delete_item(Key={"name": name})
         """
         ),
+        Valid(
+            """\
+            from pymongo import MongoClient
+
+            orders = MongoClient().shop.orders
+
+
+            def place(order_id, items):
+                orders.insert({"_id": order_id, "items": items, "state": "new"})
+
+
+            def cancel(order_id):
+                orders.remove({"_id": order_id})
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3771,6 +3786,85 @@ class BlindRelease(Rule):
                 return True
         """,
             applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import datetime
+
+            import pymongo
+
+
+            class MongoLocks:
+                def __init__(self, uri):
+                    self.locks = pymongo.MongoClient(uri).jobs.locks
+
+                def acquire_lock(self, name, timeout):
+                    now = datetime.datetime.utcnow()
+                    try:
+                        self.locks.find_and_modify(
+                            {"_id": "lock:" + name, "expires": {"$lt": now}},
+                            {"_id": "lock:" + name, "expires": now + datetime.timedelta(seconds=timeout)},
+                            upsert=True,
+                        )
+                    except pymongo.errors.OperationFailure:
+                        return False
+                    return True
+
+                def release_lock(self, name):
+                    self.locks.remove({"_id": "lock:" + name})
+        """,
+            line=23,
+            column=9,
+            message_contains='urn a fresh token from the claim and pass it to the release)',
+        ),
+        Invalid(
+            """\
+            import socket
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().app.locks
+
+
+            def run_exclusive(name, job):
+                try:
+                    locks.insert({"_id": "lock:" + name, "owner": socket.gethostname()})
+                except DuplicateKeyError:
+                    return False
+                try:
+                    job()
+                finally:
+                    locks.remove({"_id": "lock:" + name})
+                return True
+        """,
+            line=17,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+            import socket
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().app.locks
+
+
+            def run_exclusive(name, job):
+                try:
+                    token = secrets.token_hex(16)
+                    locks.insert({"_id": "lock:" + name, "owner": token})
+                except DuplicateKeyError:
+                    return False
+                try:
+                    job()
+                finally:
+                    if locks.remove({"_id": "lock:" + name, "owner": token})["n"] == 0:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:" + name)
+                return True
+        """,
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

@@ -219,16 +219,21 @@ def dynamo_release(call: cst.Call) -> Document | None:
 def mongo_claim(call: cst.Call, method: str) -> Document | None:
     """`insert_one({"_id": key, ...})` or `update_one({"_id": key}, {...}, upsert=True)`."""
     args = [a.value for a in call.args if a.keyword is None]
-    if method == "insert_one":
+    if method in ("insert_one", "insert"):
         fields, _ = _fields(args[0] if args else None)
         body = fields
     else:
         upsert = keyword(call, "upsert")
-        if not (isinstance(upsert, cst.Name) and upsert.value == "True") or len(args) < 2:
+        query = args[0] if args else keyword(call, "query")
+        update = args[1] if len(args) > 1 else keyword(call, "update")
+        if not (isinstance(upsert, cst.Name) and upsert.value == "True") or query is None or update is None:
             return None
-        fields, _ = _fields(args[0])
+        fields, _ = _fields(query)
         body = {}
-        for operator, value in _fields(args[1])[0].items():
+        document = _fields(update)[0]
+        if document and not any(name.startswith("$") for name in document):
+            body.update(document)  # a replacement document (pymongo 2's `find_and_modify`)
+        for operator, value in document.items():
             if operator in ("$setOnInsert", "$set"):
                 body.update(_fields(value)[0])
     if "_id" not in fields:

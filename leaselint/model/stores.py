@@ -654,20 +654,27 @@ MONGODB = Store(
         ClaimSpec("insert_one", key=Arg(0, "document"), value=None, form="mongo", answers_by_raising=True),
         ClaimSpec("update_one", key=Arg(0, "filter"), value=None, form="mongo"),
         ClaimSpec("find_one_and_update", key=Arg(0, "filter"), value=None, form="mongo"),
+        # pymongo 2 and 3: `insert(doc)`, and `find_and_modify(query, update, upsert=True)`.
+        ClaimSpec("insert", key=Arg(0, "doc_or_docs"), value=None, form="mongo", answers_by_raising=True),
+        ClaimSpec("find_and_modify", key=Arg(0, "query"), value=None, form="mongo", answers_by_raising=True),
     ),
     releases=(
         ReleaseSpec("delete_one", key=Arg(0, "filter"), form="mongo", lost_when="{result}.deleted_count == 0"),
         ReleaseSpec(
             "find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True, lost_when="{result} is None"
         ),
+        # pymongo 2 and 3: `remove(spec)` answers `{"n": count, ...}`.
+        ReleaseSpec("remove", key=Arg(0, "spec_or_id"), form="mongo", lost_when='{result}["n"] == 0'),
     ),
     recognised_only=True,
     module_wide=True,
     records=True,
-    duplicate_errors=("DuplicateKeyError", "NotUniqueError"),
+    # OperationFailure: pymongo's parent of DuplicateKeyError, which legacy upserts catch.
+    duplicate_errors=("DuplicateKeyError", "NotUniqueError", "OperationFailure"),
     release_form="mongo",
     no_lifetime="the document has no expiry field: add one (with a TTL index) and take over expired claims",
     claim_words=(b"insert_one",),
+    lock_named_words=(b".insert(",),
     claim_patterns=((b"upsert", rb"\bupsert\s*=\s*\(*\s*True\b"),),
 )
 
