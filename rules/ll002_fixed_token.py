@@ -182,6 +182,46 @@ class FixedToken(Rule):
                     return self.settings.worker_id
         """
         ),
+        Valid(
+            """\
+            import base64
+            import uuid
+
+            import etcd3gw
+
+
+            def _b64(data):
+                return base64.b64encode(data).decode()
+
+
+            class GatewayLock:
+                def __init__(self, name, ttl=30):
+                    self.client = etcd3gw.client(host="127.0.0.1", port=2379)
+                    self.key = _b64(b"/locks/" + name.encode())
+                    self.token = None
+                    self.ttl = ttl
+
+                def acquire(self):
+                    token = _b64(uuid.uuid4().bytes)
+                    lease = self.client.lease(self.ttl)
+                    txn = {
+                        "compare": [{"key": self.key, "result": "EQUAL", "target": "CREATE", "create_revision": 0}],
+                        "success": [{"request_put": {"key": self.key, "value": token, "lease": lease.id}}],
+                        "failure": [],
+                    }
+                    if self.client.transaction(txn).get("succeeded", False):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    txn = {
+                        "compare": [{"key": self.key, "result": "EQUAL", "target": "VALUE", "value": self.token}],
+                        "success": [{"request_delete_range": {"key": self.key}}],
+                    }
+                    return self.client.transaction(txn).get("succeeded", False)
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -944,6 +984,45 @@ class FixedToken(Rule):
             line=10,
             column=9,
             message_contains='ipt` with `invoke_script(script, keys=[key], args=[token])`)',
+        ),
+        Invalid(
+            """\
+            import base64
+            import uuid
+
+            import etcd3gw
+
+
+            def _b64(data):
+                return base64.b64encode(data).decode()
+
+
+            class GatewayLock:
+                def __init__(self, name, ttl=30):
+                    self.client = etcd3gw.client(host="127.0.0.1", port=2379)
+                    self.key = _b64(b"/locks/" + name.encode())
+                    self.token = _b64(uuid.uuid4().bytes)
+                    self.ttl = ttl
+
+                def acquire(self):
+                    lease = self.client.lease(self.ttl)
+                    txn = {
+                        "compare": [{"key": self.key, "result": "EQUAL", "target": "CREATE", "create_revision": 0}],
+                        "success": [{"request_put": {"key": self.key, "value": self.token, "lease": lease.id}}],
+                        "failure": [],
+                    }
+                    return self.client.transaction(txn).get("succeeded", False)
+
+                def release(self):
+                    txn = {
+                        "compare": [{"key": self.key, "result": "EQUAL", "target": "VALUE", "value": self.token}],
+                        "success": [{"request_delete_range": {"key": self.key}}],
+                    }
+                    return self.client.transaction(txn).get("succeeded", False)
+        """,
+            line=22,
+            column=68,
+            message_contains='can follow it (assign it, return it, or test it in an `if`))',
         ),
     ]
 

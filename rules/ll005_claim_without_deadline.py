@@ -831,6 +831,43 @@ class ClaimWithoutDeadline(Rule):
             column=9,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import base64
+            import secrets
+
+            import etcd3gw
+
+            client = etcd3gw.client(host="127.0.0.1", port=2379)
+
+
+            def lock_release_train(version, ship):
+                key = base64.b64encode(f"/locks/release/{version}".encode()).decode()
+                token = base64.b64encode(secrets.token_bytes(16)).decode()
+                claimed = client.transaction(
+                    {
+                        "compare": [{"key": key, "result": "EQUAL", "target": "VERSION", "version": 0}],
+                        "success": [{"request_put": {"key": key, "value": token}}],
+                        "failure": [],
+                    }
+                )
+                if not claimed.get("succeeded", False):
+                    return False
+                try:
+                    ship(version)
+                finally:
+                    client.transaction(
+                        {
+                            "compare": [{"key": key, "result": "EQUAL", "target": "VALUE", "value": token}],
+                            "success": [{"request_delete_range": {"key": key}}],
+                        }
+                    )
+                return True
+        """,
+            line=12,
+            column=15,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 

@@ -590,6 +590,57 @@ class Etcd2Family:
             pass
 
 
+class Etcd3gwFamily:
+    """The same etcd through its gRPC gateway (`/v3/`), for etcd3gw clients."""
+
+    name = "etcd3gw"
+    prepare = RedisFamily.prepare
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        import etcd3gw
+
+        self.etcd3gw = etcd3gw
+        self.server = server
+        self.client = self.make()
+
+    def make(self, *args, **kwargs):
+        return self.etcd3gw.client(host=self.server[0], port=self.server[1])
+
+    def point(self, module: types.ModuleType) -> None:
+        client_class = self.etcd3gw.client
+        for name, value in list(vars(module).items()):
+            if value is self.etcd3gw:
+                setattr(module, name, _namespace(self.etcd3gw, client=self.make))
+            elif value is client_class:
+                setattr(module, name, self.make)
+            elif type(value).__name__ == "Etcd3Client" and type(value).__module__.startswith("etcd3gw"):
+                setattr(module, name, self.make())
+
+    def argument(self, is_async: bool):
+        return self.make()
+
+    def close(self, loop) -> None:
+        pass
+
+    def keys(self) -> set:
+        return {meta["key"] for _, meta in self.client.get_all()}
+
+    def get(self, key):
+        found = self.client.get(key.decode() if isinstance(key, bytes) else key)
+        return found[0] if found else None
+
+    def flush(self) -> None:
+        for key in self.keys():
+            self.expire(key)
+
+    def hold(self, key, value) -> None:
+        lease = self.client.lease(TTL_S)
+        self.client.put(key.decode() if isinstance(key, bytes) else key, value.decode() if isinstance(value, bytes) else value, lease=lease)
+
+    def expire(self, key) -> None:
+        self.client.delete(key.decode() if isinstance(key, bytes) else key)
+
+
 class _Sleeps:
     """`time` and `asyncio` as the module sees them: `sleep` counts, and gives up when a claim spins."""
 

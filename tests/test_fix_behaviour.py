@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from fix_check import DiskcacheFamily, DynamoFamily, Etcd2Family, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
+from fix_check import DiskcacheFamily, DynamoFamily, Etcd2Family, Etcd3gwFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
 from leaselint.diagnostics import Applicability
 from leaselint.model.build import build_model
 from leaselint.rules import ALL_RULES
@@ -46,6 +46,7 @@ FAMILIES = {
     "diskcache": ("tmp_path", DiskcacheFamily),
     "etcd": ("etcd_server", EtcdFamily),
     "etcd v2": ("etcd_server", Etcd2Family),
+    "etcd3gw": ("etcd_server", Etcd3gwFamily),
     "DynamoDB": ("dynamodb_emulator", DynamoFamily),
 }
 

@@ -954,7 +954,7 @@ class Classifier:
         if spec.form == "script":
             return self._script_claim(site, store, spec)
         if spec.form != "call":
-            document = self._document_claim(call, spec)
+            document = self._document_claim(call, spec, site.scope)
             if document is None or document.key is None:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
@@ -1032,13 +1032,21 @@ class Classifier:
             where is scope and contains_call_or_name(test, call, result_name) for test, where in self.walker.branch_tests
         )
 
-    def _document_claim(self, call: cst.Call, spec: ClaimSpec):
+    def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
         if spec.form == "dynamo":
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "mongo":
             return documents.mongo_claim(call, spec.method)
-        found = documents.etcd_transaction(call)
+        found = documents.etcd3gw_transaction(self._dict_of(call, scope)) if spec.form == "etcd3gw" else documents.etcd_transaction(call)
         return found[1] if found is not None and found[0] == "claim" else None
+
+    def _dict_of(self, call: cst.Call, scope: Scope | None) -> cst.BaseExpression | None:
+        """The call's first argument, a dict literal or a name bound once to one (`transaction(txn)`)."""
+        node = get_arg(call, Arg(0))
+        if isinstance(node, cst.Name) and scope is not None:
+            found = self.resolver.single_value(node.value, scope)
+            node = found[0] if found is not None else None
+        return node if isinstance(node, cst.Dict) else None
 
     # Lock objects ---------------------------------------------------------
 
@@ -1668,7 +1676,10 @@ class Classifier:
             document = documents.mongo_release(call)
             entries = [("_id", document.key)] if document is not None else []
         else:
-            found = documents.etcd_transaction(call)
+            if spec.form == "etcd3gw":
+                found = documents.etcd3gw_transaction(self._dict_of(call, site.scope))
+            else:
+                found = documents.etcd_transaction(call)
             document = found[1] if found is not None and found[0] == "release" else None
             entries = [(None, document.key)] if document is not None else []
         found_releases = []

@@ -307,6 +307,33 @@ def etcd_transaction(call: cst.Call) -> tuple[str, Document] | None:
     return None
 
 
+def etcd3gw_transaction(txn: cst.BaseExpression | None) -> tuple[str, Document] | None:
+    """etcd3gw's transaction dict: a claim (`{"target": "CREATE", "create_revision": 0}` then a
+    `request_put`) or a checked release (`{"target": "VALUE", "value": token}` then a
+    `request_delete_range`)."""
+    parts = _fields(txn)[0]
+    compare, success = parts.get("compare"), parts.get("success")
+    if not isinstance(compare, (cst.List, cst.Tuple)) or not isinstance(success, (cst.List, cst.Tuple)):
+        return None
+    actions = [_fields(e.value)[0] for e in success.elements if isinstance(e, cst.Element)]
+    for element in compare.elements:
+        if not isinstance(element, cst.Element):
+            continue
+        check = _fields(element.value)[0]
+        target, key = literal_string(check.get("target")), check.get("key")
+        if key is None or literal_string(check.get("result")) not in (None, "EQUAL"):
+            continue
+        count = check.get({"CREATE": "create_revision", "VERSION": "version"}.get(target or "", ""))
+        if isinstance(count, cst.Integer) and count.value == "0":
+            for action in actions:
+                put = _fields(action.get("request_put"))[0]
+                if put:
+                    return "claim", Document(key=key, token=put.get("value"), has_lifetime="lease" in put)
+        if target == "VALUE" and any("request_delete_range" in action for action in actions):
+            return "release", Document(key=key, token=check.get("value"), checked=True)
+    return None
+
+
 def _transaction_call(node: cst.BaseExpression):
     """(`create`, key, compared with) for `t.create(key) == 0`; (`put`, args, None) for `t.put(k, v)`."""
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:

@@ -736,6 +736,33 @@ ETCD2 = Store(
     lock_named_words=(b"prevExist",),
 )
 
+# etcd3gw (etcd's gRPC gateway): transactions are dicts, their keys and values base64-encoded.
+ETCD3GW = Store(
+    name="etcd3gw",
+    modules=("etcd3gw",),
+    client_names=(),
+    claims=(ClaimSpec("transaction", key=Arg(0, "txn"), value=None, form="etcd3gw"),),
+    releases=(
+        ReleaseSpec("delete", key=Arg(0, "key")),
+        ReleaseSpec(
+            "transaction",
+            key=Arg(0, "txn"),
+            checked=True,
+            form="etcd3gw",
+            lost_when='not {result}.get("succeeded", False)',
+            self_evident=True,
+        ),
+    ),
+    recognised_only=True,
+    module_wide=True,
+    locks_checked=True,
+    no_checked_release=(
+        "etcd3gw deletes with a check only in a transaction: compare the key's VALUE with the holder's "
+        "token and `request_delete_range` on success, both base64-encoded as the claim's"
+    ),
+    lock_named_words=(b"request_put",),
+)
+
 # valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
 # ONLY_IF_DOES_NOT_EXIST, expiry=ExpirySet(...))` claims; `delete([k])` takes a list and is blind.
 _GLIDE_NO_FIX = (
@@ -780,6 +807,7 @@ STORES: tuple[Store, ...] = (
     MONGODB,
     ETCD,
     ETCD2,
+    ETCD3GW,
     GLIDE,
 )
 
