@@ -369,7 +369,7 @@ def _read_then_set(tree) -> bool:
     read_names, write_names, _ = stores.read_then_write_methods()
     read = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If):
+        if isinstance(node, (ast.If, ast.While)):
             for part in ast.walk(node.test):
                 if (
                     isinstance(part, ast.Call)

@@ -1178,7 +1178,17 @@ class LeaseFixer:
         new_call = awaited + self._conditional_create(claim)
         guard = check.guard
         body = guard.body
-        if contains(body, claim.call):
+        if isinstance(guard, cst.While):
+            raise NoFix("the claim waits in a loop until the key is gone: loop on the conditional create instead")
+        if guard.orelse is not None and contains(guard.orelse, claim.call):
+            orelse = guard.orelse
+            if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
+                raise NoFix("the write sits in an `elif`: claim with the store's conditional create by hand")
+            if orelse.body.body[0] is not statement:
+                raise NoFix("the branch runs code before the write: move the write first, then claim with the conditional create")
+            # The `if` runs its body when the claim fails, and the `else` when it succeeds.
+            edits = [self._replace(guard.test, f"not {new_call}"), self._line_removal(statement)]
+        elif contains(body, claim.call):
             if not isinstance(body, cst.IndentedBlock) or body.body[0] is not statement:
                 raise NoFix("the branch runs code before the write: move the write first, then claim with the conditional create")
             removal = self._replace(statement, "pass") if len(body.body) == 1 else self._line_removal(statement)

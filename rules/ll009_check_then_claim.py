@@ -229,6 +229,23 @@ class CheckThenClaim(Rule):
                 return True
         """
         ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def page(url, render):
+                key = "page:" + url
+                if r.exists(key):
+                    return r.get(key)
+                else:
+                    body = render(url)
+                    r.set(key, body, ex=60)
+                    return body
+        """
+        ),
     ]
 
     INVALID = [
@@ -529,6 +546,102 @@ class CheckThenClaim(Rule):
         """,
             applicability=Applicability.SAFE,
             message_contains='Lease `key` is claimed by reading it (`get`) and then writing it (`set`): two workers can both find it free and both claim it',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def refresh_catalog(shop, rebuild):
+                key = f"lock:catalog:{shop}"
+                if r.exists(key):
+                    print("catalog rebuild already running")
+                    return False
+                else:
+                    token = secrets.token_hex(16)
+                    r.set(key, token, ex=600)
+                    try:
+                        rebuild(shop)
+                    finally:
+                        r.delete(key)
+                    return True
+        """,
+            line=15,
+            column=9,
+            message_contains='ove the write first, then claim with the conditional create)',
+        ),
+        Invalid(
+            """\
+            import secrets
+            import time
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def exclusive(name, job):
+                key = "lock:" + name
+                while r.exists(key):
+                    time.sleep(0.5)
+                token = secrets.token_hex(16)
+                r.set(key, token, ex=60)
+                try:
+                    job()
+                finally:
+                    r.delete(key)
+        """,
+            line=14,
+            column=5,
+            message_contains='til the key is gone: loop on the conditional create instead)',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def refresh_catalog(shop, rebuild):
+                key = f"lock:catalog:{shop}"
+                if r.exists(key):
+                    return False
+                else:
+                    r.set(key, secrets.token_hex(16), ex=600)
+                    try:
+                        rebuild(shop)
+                    finally:
+                        r.delete(key)
+                    return True
+        """,
+            line=13,
+            column=9,
+            fixed="""\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def refresh_catalog(shop, rebuild):
+                key = f"lock:catalog:{shop}"
+                if not r.set(key, secrets.token_hex(16), ex=600, nx=True):
+                    return False
+                else:
+                    try:
+                        rebuild(shop)
+                    finally:
+                        r.delete(key)
+                    return True
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

@@ -117,7 +117,15 @@ def _absence_test(test: cst.BaseExpression, call: cst.Call, name: str | None) ->
     return False
 
 
-def _in_block_after(guard: cst.If, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
+def _block_of(tree: cst.CSTNode, statement: cst.CSTNode) -> cst.IndentedBlock | None:
+    """The indented block under `tree` that holds `statement` itself."""
+    for node in nodes(tree, trivia=False):
+        if type(node) is cst.IndentedBlock and statement in node.body:
+            return node
+    return None
+
+
+def _in_block_after(guard: cst.CSTNode, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
     """`statement` comes after `guard` in the same block (not under a condition of its own)."""
     return contains(
         scope_node,
@@ -1371,13 +1379,29 @@ class Classifier:
             if scope is not write.scope or not contains_call_or_name(test, call, name):
                 continue
             branch = self.walker.if_tests.get(id(test))
-            if branch is None:
-                continue
             polarity = _polarity(test, call, name)
             if polarity is None:
                 continue
             absent, exact = polarity
             exact = exact or presence
+            if branch is None:
+                # `while r.exists(key): sleep(...)`, then the write: it waits for the key to go.
+                loop = self.walker.while_tests.get(id(test))
+                if (
+                    loop is not None
+                    and not absent
+                    and loop.orelse is None
+                    and not contains(loop, write.call)
+                    and _in_block_after(loop, write.statement, write.scope.node)
+                ):
+                    return loop, exact  # type: ignore[return-value]
+                continue
+            if not absent and isinstance(branch.orelse, (cst.Else, cst.If)) and contains(branch.orelse, write.call):
+                # `if r.exists(key): ... else: r.set(key, ...)` (or an `elif` after it).
+                block = _block_of(branch.orelse, write.statement)
+                if block is not None and len(block.body) > 1:
+                    return branch, exact
+                continue
             if absent and contains(branch.body, write.call):
                 # Work done while the key is held, not a default put in place (`if get(k) is None: set(k, "-")`).
                 if isinstance(branch.body, cst.IndentedBlock) and len(branch.body.body) > 1:

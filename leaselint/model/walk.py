@@ -67,6 +67,8 @@ class Walker(cst.CSTVisitor):
         self.broad_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
+        # id(test) -> the `while` it is the test of.
+        self.while_tests: dict[int, cst.While] = {}
         # The `if` statements around the node being visited, outermost first, and whether it is in
         # each one's body (not its test or `else`).
         self.ifs: list[cst.If] = []
@@ -293,6 +295,7 @@ class Walker(cst.CSTVisitor):
 
     def visit_While(self, node: cst.While) -> None:
         self._push_statement(node)
+        self.while_tests[id(node.test)] = node
         self.branch_tests.append((node.test, self.scope))
 
     def leave_While(self, original_node: cst.While) -> None:
