@@ -12,6 +12,7 @@ the prefilter. The test suite runs every rule case through all the stages.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 
@@ -138,9 +139,16 @@ def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
     return verdict(data, noqa_rule) != NOTHING
 
 
-def verdict(data: bytes, noqa_rule: bool = False) -> int:
+def names_lock(path: str) -> bool:
+    """The file's own name names a lock (`locks.py`, `redis_lock.py`): the prefilter reads it as a
+    text that does."""
+    return "lock" in os.path.basename(path).lower()
+
+
+def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
     """NOTHING when no rule can report anything in a file with these bytes; CLAIM_WORDS when the
-    only words found are those of a claim; MORE otherwise."""
+    only words found are those of a claim; MORE otherwise. A `path` whose name names a lock
+    (`locks.py`) counts as a text that does."""
     if noqa_rule and b"noqa" in data and b"LL" in data:
         return MORE
     table = _table()
@@ -155,6 +163,7 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if not any(scanned.values()):
         # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
         # and deletes (a script's release brings `ARGV`, a word scanned above).
+        named_lock = named_lock or bool(path and names_lock(path))
         if named_lock and any(word in data for word in table["lock_named_words"]):
             return CLAIM_WORDS
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
@@ -179,6 +188,7 @@ def verdict(data: bytes, noqa_rule: bool = False) -> int:
     if claims or _add_claim(data, table, holds):
         return CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
+    named_lock = named_lock or bool(path and names_lock(path))
     if named_lock and any(word in data for word in table["lock_named_words"]):
         return CLAIM_WORDS
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)

@@ -711,6 +711,13 @@ def _kind(mode: int) -> str:
 # The cache's mark for bytes the prefilter passed over (kept apart: a file named on the command
 # line gets the full check whatever the prefilter says).
 SKIPPED = "/prefiltered"
+
+
+def _skipped(path: str) -> str:
+    """The cache's mark of bytes the prefilter passed over, as read under this file's name."""
+    from leaselint.prefilter import names_lock
+
+    return SKIPPED + "/lock-named" if names_lock(path) else SKIPPED
 # Below this much source to parse, starting worker processes costs more than it saves.
 POOL_MIN_FILES = 2
 CHUNKS_PER_WORKER = 32
@@ -743,7 +750,7 @@ def lint_paths(
             cache.remember(path, mark, key, settings.for_file(path))
         if skipped:
             if asked and cache is not None:
-                cache.put(key + SKIPPED, [])
+                cache.put(key + _skipped(path), [])
             results[index] = (FileResult(path=path), None)
             continue
         hit = cache.get(key) if cache is not None else None
@@ -766,7 +773,7 @@ def _run(todo: list, results: list, cache, jobs: int | None) -> None:
         results[index] = done
         result, source = done
         if cache is not None and key is not None and result.passed_over:
-            cache.put(key + SKIPPED, [])
+            cache.put(key + _skipped(path), [])
         elif cache is not None and key is not None and not result.internal_errors:
             cache.put(key + SUMMARY, result.summary or ((), ()))
             if result.fixed_text is None:
@@ -903,7 +910,7 @@ def _first_look(path: str, settings: Settings, explicit: Collection[str], cache,
     if cache is not None:
         key = cache.known_key(path, file_settings)
         if key is not None:
-            if walked and cache.get(key + SKIPPED) is not None:
+            if walked and cache.get(key + _skipped(path)) is not None:
                 return None, None, key, True, False, False, None
             if cache.get(key) == []:
                 return None, None, key, False, False, False, None
@@ -913,14 +920,14 @@ def _first_look(path: str, settings: Settings, explicit: Collection[str], cache,
     key = mark = None
     if cache is not None:
         key, mark = cache.key(data, file_settings), signature(info)
-    if walked and cache is not None and cache.get(key + SKIPPED) is not None:
+    if walked and cache is not None and cache.get(key + _skipped(path)) is not None:
         # The prefilter passed over these bytes before: hashing them is cheaper than asking again.
         return None, None, key, True, False, False, mark
     if not walked:
         return data, None, key, False, False, False, mark
     from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
 
-    found = verdict(data, file_settings.enabled(UNUSED_NOQA))
+    found = verdict(data, file_settings.enabled(UNUSED_NOQA), path)
     if found == NOTHING:
         return None, None, key, True, True, False, mark
     return data, None, key, False, False, found == CLAIM_WORDS, mark

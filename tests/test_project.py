@@ -821,3 +821,39 @@ def test_a_test_module_driving_the_projects_store_class_is_no_finding(tmp_path):
         """
     paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "tests/test_guard.py": test})
     assert codes(findings(tmp_path, paths)) == {}
+
+
+READ_CLAIM_HELPERS = """\
+import secrets
+
+import redis
+
+r = redis.Redis()
+
+
+def acquire(key, ttl=30):
+    if r.exists(key):
+        return None
+    token = secrets.token_hex(16)
+    r.set(key, token, ex=ttl)
+    return token
+
+
+def release(key):
+    r.delete(key)
+"""
+
+
+def test_a_module_named_for_locks_is_read_as_naming_a_lock(tmp_path):
+    """Its text never says "lock", but its name does: the prefilter looks for a read, then a write
+    there (LL009), in a walked run as in a run that names the file, and the cache keeps the two
+    readings apart (the same bytes under another name are passed over)."""
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": READ_CLAIM_HELPERS, "app/helpers.py": READ_CLAIM_HELPERS})
+    expected = [("LL009", 12, 5), ("LL001", 17, 5)]
+    assert codes(findings(tmp_path, paths)) == {"app/locks.py": expected}
+    locks = [p for p in paths if p.endswith("locks.py")]
+    assert codes(findings(tmp_path, locks, explicit=locks)) == {"app/locks.py": expected}
+    cache = Cache(str(tmp_path / "cache"))
+    assert codes(findings(tmp_path, paths, cache=cache)) == {"app/locks.py": expected}
+    cache = Cache(str(tmp_path / "cache"))
+    assert codes(findings(tmp_path, paths, cache=cache)) == {"app/locks.py": expected}
