@@ -852,6 +852,20 @@ class LeaseFixer:
             result = f"({awaited}{call})" if awaited else call
             lost = release.spec.lost_when.format(result=result)
             return self._replace(statement, f"if {lost}:\n{inner}{report}")
+        if form == "orm":
+            document = lease.claims[0].document
+            if document is None or document.token_field is None or release.document is None:
+                raise NoFix("the claim stores no owner field to check: store a fresh token in one and filter on it")
+            chosen = release.document.filter_call
+            if chosen is None:
+                raise NoFix("the release does not filter the rows by keyword")
+            old = self._text(chosen)
+            new = old[:-1].rstrip().removesuffix(",") + f", {document.token_field}={token})"
+            if release.usage != "statement":
+                return self._replace(chosen, new)
+            call = self._text(release.call).replace(old, new, 1)
+            lost = release.spec.lost_when.format(result=f"({awaited}{call})" if awaited else call)
+            return self._replace(statement, f"if {lost}:\n{inner}{report}")
         if form == "etcd":
             txn = (
                 f"{receiver}.transaction(compare=[{receiver}.transactions.value({key}) == {token}], "

@@ -1024,6 +1024,38 @@ class FixedToken(Rule):
             column=68,
             message_contains='can follow it (assign it, return it, or test it in an `if`))',
         ),
+        Invalid(
+            """\
+            import socket
+            from datetime import timedelta
+
+            from django.db import IntegrityError, models
+            from django.utils import timezone
+
+
+            class TaskLease(models.Model):
+                task_name = models.CharField(max_length=100, unique=True)
+                holder = models.CharField(max_length=100)
+                locked_until = models.DateTimeField()
+
+
+            def claim(task_name):
+                try:
+                    TaskLease.objects.create(
+                        task_name=task_name, holder=socket.gethostname(), locked_until=timezone.now() + timedelta(minutes=10)
+                    )
+                except IntegrityError:
+                    return False
+                return True
+
+
+            def release(task_name):
+                TaskLease.objects.filter(task_name=task_name, holder=socket.gethostname()).delete()
+        """,
+            line=17,
+            column=41,
+            message_contains='er function: return the token from the claim and pass it on)',
+        ),
     ]
 
 

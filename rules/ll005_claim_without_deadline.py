@@ -868,6 +868,34 @@ class ClaimWithoutDeadline(Rule):
             column=15,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import secrets
+
+            from django.db import IntegrityError, models
+
+
+            class ImportLock(models.Model):
+                name = models.CharField(max_length=100, unique=True)
+                owner = models.CharField(max_length=64)
+
+
+            def import_feed(name, load):
+                token = secrets.token_hex(16)
+                try:
+                    ImportLock.objects.create(name=name, owner=token)
+                except IntegrityError:
+                    return
+                try:
+                    load(name)
+                finally:
+                    if not ImportLock.objects.filter(name=name, owner=token).delete()[0]:
+                        report_lost(name)
+        """,
+            line=14,
+            column=9,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 

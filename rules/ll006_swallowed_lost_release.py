@@ -1211,6 +1211,65 @@ class SwallowedLostRelease(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import secrets
+            from datetime import timedelta
+
+            from django.db import IntegrityError, models
+            from django.utils import timezone
+
+
+            class JobLock(models.Model):
+                name = models.CharField(max_length=200, unique=True)
+                owner = models.CharField(max_length=64)
+                expires_at = models.DateTimeField()
+
+
+            def run_exclusive(name, job):
+                token = secrets.token_hex(16)
+                try:
+                    JobLock.objects.create(name=name, owner=token, expires_at=timezone.now() + timedelta(minutes=5))
+                except IntegrityError:
+                    return False
+                try:
+                    job()
+                finally:
+                    JobLock.objects.filter(name=name, owner=token).delete()
+                return True
+        """,
+            line=23,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+            from datetime import timedelta
+
+            from django.db import IntegrityError, models
+            from django.utils import timezone
+
+
+            class JobLock(models.Model):
+                name = models.CharField(max_length=200, unique=True)
+                owner = models.CharField(max_length=64)
+                expires_at = models.DateTimeField()
+
+
+            def run_exclusive(name, job):
+                token = secrets.token_hex(16)
+                try:
+                    JobLock.objects.create(name=name, owner=token, expires_at=timezone.now() + timedelta(minutes=5))
+                except IntegrityError:
+                    return False
+                try:
+                    job()
+                finally:
+                    if JobLock.objects.filter(name=name, owner=token).delete()[0] == 0:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", name)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 

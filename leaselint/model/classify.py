@@ -851,6 +851,8 @@ class Classifier:
         receiver_shape = self.resolver.shape(receiver, receiver_scope)
         key_shape = self.resolver.shape(key, site.scope)
         if document is not None:
+            if document.model is not None:
+                receiver_shape = ("model", document.model)  # `JobLock.objects`, filtered or not
             if document.table is not None:
                 receiver_shape = ("table", receiver_shape, self.resolver.shape(document.table, site.scope))
             if field is not None:
@@ -1043,6 +1045,9 @@ class Classifier:
     def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
         if spec.form == "dynamo":
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
+        if spec.form == "orm":
+            found = documents.orm_claim(call)
+            return found if found is not None and _lock_model(found.model) else None
         if spec.form == "mongo":
             return documents.mongo_claim(call, spec.method)
         found = documents.etcd3gw_transaction(self._dict_of(call, scope)) if spec.form == "etcd3gw" else documents.etcd_transaction(call)
@@ -1699,6 +1704,10 @@ class Classifier:
         elif spec.form == "mongo":
             document = documents.mongo_release(call)
             entries = [("_id", document.key)] if document is not None else []
+        elif spec.form == "orm":
+            document = documents.orm_release(call)
+            document = document if document is not None and _lock_model(document.model) else None
+            entries = [(document.key_field, document.key)] if document is not None else []
         else:
             if spec.form == "etcd3gw":
                 found = documents.etcd3gw_transaction(self._dict_of(call, site.scope))
@@ -1888,7 +1897,7 @@ def _check_document_conditions(lease: Lease) -> None:
         document = release.document
         if not fields or document is None or not release.checked or release.spec.self_evident:
             continue
-        if release.spec.form == "mongo":
+        if release.spec.form in ("mongo", "orm"):
             release.checked = bool(fields & set(document.fields))
             continue
         condition = [documents.keyword(release.call, k) for k in ("ConditionExpression", "ExpressionAttributeNames")]
@@ -1960,6 +1969,12 @@ def _used_as_claim(claim: Claim) -> bool:
         or _names_a_lock(claim.key_shape)
         or _names_a_lock(claim.receiver_shape)
     )
+
+
+def _lock_model(name: str | None) -> bool:
+    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases."""
+    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name or "")}
+    return bool(words & set(stores.LOCK_CLASS_WORDS))
 
 
 def _names_a_lock(shape) -> bool:

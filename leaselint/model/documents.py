@@ -36,6 +36,9 @@ class Document:
     # The filter or key dict a fix adds the token to.
     dict_node: cst.Dict | None = None
     checked: bool = False
+    # For a row of a model (Django's ORM): the model's name; the filter call a fix adds the token to.
+    model: str | None = None
+    filter_call: cst.Call | None = None
     # A delete whose filter asks for a past lifetime (`"expires_at": {"$lt": now}`): it takes over an
     # expired claim on purpose, in one server step.
     expired_only: bool = False
@@ -343,3 +346,86 @@ def _transaction_call(node: cst.BaseExpression):
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         return node.func.attr.value, list(node.args), None
     return None, None, None
+
+
+# Django's ORM ---------------------------------------------------------------
+
+# Fields that name a row's lock, in the order a claim's key is looked for.
+ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource", "lock_key", "lock_id")
+
+
+def _model_manager(node: cst.BaseExpression) -> str | None:
+    """`JobLock.objects` -> "JobLock"."""
+    if (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "objects"
+        and isinstance(node.value, cst.Name)
+    ):
+        return node.value.value
+    return None
+
+
+def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression] | None:
+    """The call's keyword arguments; None when it passes any other way (positions, `**`)."""
+    found = {}
+    for arg in call.args:
+        if arg.keyword is None or arg.star:
+            return None
+        found[arg.keyword.value] = arg.value
+    return found
+
+
+def _row_key(fields: dict[str, cst.BaseExpression]) -> str | None:
+    return next((name for name in ROW_KEY_FIELDS if name in fields), None)
+
+
+def orm_claim(call: cst.Call) -> Document | None:
+    """`JobLock.objects.create(name=key, owner=token, expires_at=...)`: a row made under a unique name."""
+    model = _model_manager(call.func.value) if isinstance(call.func, cst.Attribute) else None  # type: ignore[arg-type]
+    fields = _keywords(call)
+    if model is None or not fields:
+        return None
+    key_field = _row_key(fields)
+    if key_field is None:
+        return None
+    token_field = next((name for name in TOKEN_FIELDS if name in fields and name != key_field), None)
+    token_field = token_field or next(
+        (n for n in fields if n != key_field and any(w in n for w in ("owner", "holder", "worker", "locked_by"))), None
+    )
+    return Document(
+        key_field=key_field,
+        key=fields[key_field],
+        token_field=token_field,
+        token=fields.get(token_field) if token_field else None,
+        has_lifetime=_has_lifetime_field(fields),
+        fields=fields,
+        model=model,
+    )
+
+
+def orm_release(call: cst.Call) -> Document | None:
+    """`JobLock.objects.filter(name=key).delete()`: checked when the filter names more than the key
+    (the owner); a filter on a past lifetime takes over expired rows on purpose."""
+    func = call.func
+    if call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Call):
+        return None
+    chosen = func.value
+    if not isinstance(chosen.func, cst.Attribute) or chosen.func.attr.value != "filter":
+        return None
+    model = _model_manager(chosen.func.value)
+    fields = _keywords(chosen)
+    if model is None or not fields:
+        return None
+    key_field = _row_key(fields)
+    if key_field is None:
+        return None
+    others = [name for name in fields if name != key_field]
+    return Document(
+        key_field=key_field,
+        key=fields[key_field],
+        fields=fields,
+        model=model,
+        filter_call=chosen,
+        checked=any(not any(w in name for w in LIFETIME_WORDS) for name in others),
+        expired_only=any(name.endswith(("__lt", "__lte")) for name in others),
+    )

@@ -763,6 +763,27 @@ ETCD3GW = Store(
     lock_named_words=(b"request_put",),
 )
 
+# Rows of a lock model through Django's ORM: `JobLock.objects.create(name=key, owner=token, ...)`,
+# raising IntegrityError on the unique name, claims; `JobLock.objects.filter(name=key).delete()` is
+# blind, with the owner in the filter checked. Only models named for a lock (LOCK_CLASS_WORDS).
+DJANGO_ORM = Store(
+    name="Django ORM",
+    modules=("django",),
+    client_names=(),
+    claims=(ClaimSpec("create", key=Arg(None, "name"), value=None, form="orm", answers_by_raising=True),),
+    releases=(ReleaseSpec("delete", form="orm", lost_when="{result}[0] == 0"),),
+    recognised_only=True,
+    module_wide=True,
+    records=True,
+    duplicate_errors=("IntegrityError",),
+    release_form="orm",
+    no_lifetime=(
+        "the row has no expiry field: add one, and take over an expired row in one step "
+        "(`filter(name=key, expires_at__lt=now).delete()` before the create)"
+    ),
+    lock_named_words=(b"IntegrityError",),
+)
+
 # valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
 # ONLY_IF_DOES_NOT_EXIST, expiry=ExpirySet(...))` claims; `delete([k])` takes a list and is blind.
 _GLIDE_NO_FIX = (
@@ -809,6 +830,7 @@ STORES: tuple[Store, ...] = (
     ETCD2,
     ETCD3GW,
     GLIDE,
+    DJANGO_ORM,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;

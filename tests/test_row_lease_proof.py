@@ -1,0 +1,94 @@
+"""Row leases through Django's ORM, on SQLite: LL001's fix of `JobLock.objects.filter(name=...).delete()`.
+
+The rule's own case claims a row by creating it under a unique name and releases it by name. Each
+timeline runs in a child process (Django is set up once per process) on the original and on the
+copy the CLI fixed: a run in time, a run refused while another worker holds the row, and a run whose
+row expires mid-job and is taken over by worker B before A releases. Unfixed, A's delete removes
+B's row; fixed (the owner joins the filter), B's row stays and A logs the lost lease.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from leaselint.rules import RULES_BY_CODE
+from proof_support import fix_copy
+
+CASE = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL001"].INVALID if "class JobLock(models.Model)" in c.code))
+
+DRIVER = textwrap.dedent(
+    """\
+    import json
+    import logging
+    import sys
+    from datetime import timedelta
+
+    import django
+    from django.conf import settings
+
+    settings.configure(
+        INSTALLED_APPS=["proofapp"],
+        DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
+        USE_TZ=True,
+    )
+    django.setup()
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(message)s")
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from proofapp import models
+
+    with connection.schema_editor() as editor:
+        editor.create_model(models.JobLock)
+    rows = models.JobLock.objects
+
+
+    def owners():
+        return sorted(rows.values_list("owner", flat=True))
+
+
+    def take_over():
+        rows.filter(name="nightly").delete()  # A's row expired and B's sweep removed it
+        rows.create(name="nightly", owner="b-token", expires_at=timezone.now() + timedelta(minutes=5))
+
+
+    found = {}
+    found["in_time"] = [models.run_exclusive("nightly", lambda: None), owners()]
+    rows.create(name="nightly", owner="other", expires_at=timezone.now() + timedelta(minutes=5))
+    found["held"] = [models.run_exclusive("nightly", lambda: None), owners()]
+    rows.all().delete()
+    found["taken_over"] = [models.run_exclusive("nightly", take_over), owners()]
+    print(json.dumps(found))
+    """
+)
+
+
+def _run(tmp_path, source: str, label: str):
+    app = tmp_path / label / "proofapp"
+    app.mkdir(parents=True)
+    (app / "__init__.py").write_text("")
+    (app / "models.py").write_text(source)
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER], cwd=app.parent, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def test_the_fixed_row_release_leaves_the_next_holders_row(tmp_path):
+    fixed = fix_copy(tmp_path, CASE).read_text(encoding="utf-8")
+    assert "JobLock.objects.filter(name=name, owner=token).delete()[0] == 0" in fixed
+    before, before_log = _run(tmp_path, CASE, "original")
+    after, after_log = _run(tmp_path, fixed, "fixed")
+    # Ordinary use is the same: a run in time frees its row; a held row refuses and stays.
+    assert before["in_time"] == after["in_time"] == [True, []]
+    assert before["held"] == after["held"] == [False, ["other"]]
+    # Taken over mid-job: the original frees B's row, the fixed one leaves it and logs.
+    assert before["taken_over"] == [True, []]
+    assert after["taken_over"] == [True, ["b-token"]]
+    assert "lease" not in before_log
+    assert after_log.count("WARNING lease nightly expired before release") == 1
