@@ -53,6 +53,8 @@ class Finding:
     message: str
     # The fix's applicability ("safe", "unsafe"), None without one; not part of a finding's identity.
     fix: str | None = field(default=None, compare=False)
+    # The rows of its related locations in the same file (where a weak token is made).
+    related: tuple = field(default=(), compare=False)
 
     @property
     def where(self) -> str:
@@ -182,7 +184,12 @@ def run(command: list[str], package: str, tree: Path) -> tuple[list[Finding], st
     for item in json.loads(done.stdout or "[]"):
         path = os.path.relpath(item["filename"], tree)
         fix = (item.get("fix") or {}).get("applicability")
-        findings.append(Finding(package, item["code"], path, item["location"]["row"], item["message"], fix))
+        related = tuple(
+            where["location"]["row"]
+            for where in item.get("related") or ()
+            if os.path.relpath(where.get("filename", item["filename"]), tree) == path
+        )
+        findings.append(Finding(package, item["code"], path, item["location"]["row"], item["message"], fix, related))
     return findings, None
 
 
@@ -215,10 +222,11 @@ def load_labels(path: Path) -> list[tuple[str, str, str, int, str]]:
 
 def recall(labels: list, findings: list[Finding]) -> tuple[list, list]:
     """(labels found, labels missed): found by a finding of the label's code in its file, two lines
-    away at most."""
+    away at most, at the finding's line or one of its related locations (a weak token's is where the
+    token is made, as labels often name it)."""
     by_file: dict[tuple[str, str, str], list[int]] = {}
     for found in findings:
-        by_file.setdefault((found.package, found.code, found.path), []).append(found.row)
+        by_file.setdefault((found.package, found.code, found.path), []).extend((found.row, *found.related))
     hits, misses = [], []
     for label in labels:
         rows = by_file.get(label[:3], [])

@@ -61,3 +61,13 @@ def test_every_label_names_a_listed_package_and_a_rule():
     codes = {f"LL00{n}" for n in range(1, 9)}
     for package, code, path, line, reason in labels:
         assert package in listed and code in codes and path.endswith(".py") and line > 0 and reason.strip()
+
+
+def test_recall_counts_a_label_at_a_findings_related_location():
+    """A weak token is reported at the claim, with where the token is made as a related location: a
+    label on that line is found, one further from it is not."""
+    labels = [("tooz", "LL002", "tooz/drivers/etcd3gw.py", 81, "made once per instance")]
+    near = ecosystem.Finding("tooz", "LL002", "tooz/drivers/etcd3gw.py", 116, "m", None, (81,))
+    far = ecosystem.Finding("tooz", "LL002", "tooz/drivers/etcd3gw.py", 116, "m", None, (90,))
+    assert ecosystem.recall(labels, [near]) == (labels, [])
+    assert ecosystem.recall(labels, [far]) == ([], labels)
