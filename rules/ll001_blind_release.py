@@ -1085,6 +1085,62 @@ class BlindRelease(Rule):
                 return True
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import coredis
+            from coredis.tokens import PureToken
+
+            client = coredis.Redis(host="localhost", port=6379)
+            RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+            async def rebuild(index, run):
+                key = f"lock:rebuild:{index}"
+                token = secrets.token_hex(16)
+                if not await client.set(key, token, condition=PureToken.NX, px=60_000):
+                    return False
+                try:
+                    await run(index)
+                finally:
+                    if not await client.eval(RELEASE, keys=[key], args=[token]):
+                        report_lost(key)
+                return True
+        """
+        ),
+        Valid(
+            """\
+            from pymongo import MongoClient
+
+            sessions = MongoClient().web.sessions
+
+
+            def save(session_id, data):
+                # an upsert of a record: nothing is claimed
+                sessions.update_one({"_id": session_id}, {"$set": {"data": data}}, upsert=True)
+
+
+            def drop(session_id):
+                sessions.delete_one({"_id": session_id})
+        """
+        ),
+        Valid(
+            """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def seed_defaults(settings):
+                # defaults written once; nothing holds them
+                r.msetnx({"settings:theme": settings["theme"], "settings:lang": settings["lang"]})
+
+
+            def reset():
+                r.delete("settings:theme", "settings:lang")
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3974,6 +4030,111 @@ class BlindRelease(Rule):
                 return True
         """,
             applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import coredis
+            from coredis.tokens import PureToken
+
+            client = coredis.Redis(host="localhost", port=6379)
+
+
+            async def rebuild(index, run):
+                key = f"lock:rebuild:{index}"
+                token = secrets.token_hex(16)
+                if not await client.set(key, token, condition=PureToken.NX, px=60_000):
+                    return False
+                try:
+                    await run(index)
+                finally:
+                    await client.delete([key])
+                return True
+        """,
+            line=17,
+            column=15,
+            message_contains='e (`eval(script, keys=[...], args=[...])`, `delete([key])`))',
+        ),
+        Invalid(
+            """\
+            import socket
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().ops.locks
+
+
+            def run_once(name, now, job):
+                try:
+                    locks.update_one(
+                        {"_id": name, "expires": {"$lt": now}},
+                        {"$set": {"owner": socket.gethostname(), "expires": now + 60}},
+                        upsert=True,
+                    )
+                except DuplicateKeyError:
+                    return False
+                try:
+                    job()
+                finally:
+                    locks.delete_one({"_id": name})
+                return True
+        """,
+            line=21,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+            import socket
+
+            from pymongo import MongoClient
+            from pymongo.errors import DuplicateKeyError
+
+            locks = MongoClient().ops.locks
+
+
+            def run_once(name, now, job):
+                try:
+                    token = secrets.token_hex(16)
+                    locks.update_one(
+                        {"_id": name, "expires": {"$lt": now}},
+                        {"$set": {"owner": token, "expires": now + 60}},
+                        upsert=True,
+                    )
+                except DuplicateKeyError:
+                    return False
+                try:
+                    job()
+                finally:
+                    if locks.delete_one({"_id": name, "owner": token}).deleted_count == 0:
+                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", name)
+                return True
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+
+
+            def reserve_days(room, days, book):
+                token = secrets.token_hex(16)
+                if not r.msetnx({f"reservation:{room}": token}):
+                    return False
+                try:
+                    book(room, days)
+                finally:
+                    r.delete(f"reservation:{room}")
+                return True
+        """,
+            line=15,
+            column=9,
+            message_contains='.)`, or all in one Lua script that sets their lifetimes too)',
         ),
     ]
 

@@ -896,15 +896,43 @@ class ClaimWithoutDeadline(Rule):
             column=9,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import time
+
+            import redis
+
+            r = redis.Redis()
+
+
+            class DocumentLock:
+                def __init__(self, doc_id, user):
+                    self.holder_key = f"doc:{doc_id}:lock:holder"
+                    self.since_key = f"doc:{doc_id}:lock:since"
+                    self.user = user
+
+                def acquire(self):
+                    return r.msetnx({self.holder_key: self.user, self.since_key: time.time()})
+
+                def release(self):
+                    r.delete(self.holder_key)
+                    r.delete(self.since_key)
+        """,
+            line=15,
+            column=16,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
         code_of, key_text = context.model.code_of, context.model.key_text
+        reported: set[int] = set()
         for lease in context.model.leases:
             for claim in lease.claims:
-                if claim.has_lifetime:
+                if claim.has_lifetime or id(claim.call) in reported:
                     continue
+                reported.add(id(claim.call))  # one report for a call that claims several keys (`msetnx`)
                 later = [e for e in lease.expiries if e.scope is claim.scope and claim.start <= e.start]
                 key = key_text(claim)
                 if later:

@@ -378,7 +378,8 @@ class ClaimAlwaysSucceeds(Rule):
                 untested = not claim.in_pipeline and (
                     claim.usage == "statement" or (claim.result_name and claim.result_reads == 0)
                 )
-                if untested and not claim.spec.answers_by_raising:
+                answered_by_raising = claim.spec.answers_by_raising or claim.caught & set(claim.store.duplicate_errors)
+                if untested and not answered_by_raising:
                     yield self.at_event(
                         claim,
                         f"The answer of the claim of `{key_text(claim)}` is never tested: "

@@ -449,6 +449,13 @@ class Classifier:
 
     def _classify(self, site: CallSite, method: str) -> None:
         for store, spec in self._by_strength(site, stores.claim_specs(method)):
+            if spec.form == "mapping":
+                # `msetnx({key: value, ...})`: one claim per key, all or none written.
+                found = self._mapping_claims(site, store, spec)
+                self.claims.extend(found)
+                if found:
+                    break
+                continue
             claim = self._claim(site, store, spec)
             if claim is not None:
                 self.claims.append(claim)
@@ -992,6 +999,33 @@ class Classifier:
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
         )
+
+    def _mapping_claims(self, site: CallSite, store, spec: ClaimSpec) -> list[Claim]:
+        mapping = get_arg(site.call, spec.key)
+        if not isinstance(mapping, cst.Dict) or len(site.call.args) != 1:
+            return []
+        found = []
+        for element in mapping.elements:
+            if not isinstance(element, cst.DictElement):
+                return []  # `**others`: keys leaselint cannot see
+            common, in_pipeline = self._common(site, store, element.key)
+            result_name = self.walker.assigned.get(id(site.call))
+            found.append(
+                Claim(
+                    **common,
+                    spec=spec,
+                    value=element.value,
+                    usage="statement" if site.usage != "expression" else "expression",
+                    result_name=result_name,
+                    result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
+                    in_pipeline=in_pipeline,
+                    caught=site.caught,
+                    decides=site.scope.is_test and self._decides(site.call, site.scope, result_name),
+                    no_fix="the claim writes several keys at once (`msetnx`): claim each with `set(key, token, nx=True, "
+                    "px=...)`, or all in one Lua script that sets their lifetimes too",
+                )
+            )
+        return found
 
     def _script_claim(self, site: CallSite, store, spec: ClaimSpec, key=None, values=None, client=None, client_scope=None):
         """A claim made by a Lua script: `eval(SCRIPT, 1, key, token, ttl)` (or a script object's call,
@@ -1951,7 +1985,8 @@ def _from_parameters(event) -> bool:
 
 
 def _unanswered(claim: Claim) -> bool:
-    if claim.spec.answers_by_raising:
+    if claim.spec.answers_by_raising or claim.caught & set(claim.store.duplicate_errors):
+        # An upsert whose filter excludes a live claim raises the duplicate key the code catches.
         return False
     return claim.usage == "statement" or (claim.result_name is not None and claim.result_reads == 0)
 

@@ -262,6 +262,15 @@ REDIS = Store(
             refuses=("timeout", "version"),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
+        # Several keys at once, all or none: `msetnx({key: value, ...})`; no lifetime.
+        ClaimSpec(
+            "msetnx",
+            key=Arg(0, "mapping"),
+            value=None,
+            form="mapping",
+            no_lifetime="`msetnx` takes no lifetime, and an `expire` of each key after it leaves a window "
+            "in which a crash keeps them forever",
+        ),
         # A field of a hash: `hsetnx(name, field, value)` (huey's `put_if_empty`).
         ClaimSpec(
             "hsetnx",
