@@ -1141,6 +1141,33 @@ class BlindRelease(Rule):
                 r.delete("settings:theme", "settings:lang")
         """
         ),
+        Valid(
+            """\
+            import uuid
+
+            from etcd3 import Client
+
+            client = Client(host="127.0.0.1", port=2379)
+
+
+            def with_lock(name, job, ttl=30):
+                key = f"/locks/{name}"
+                token = uuid.uuid4().hex
+                lease = client.Lease(ttl)
+                lease.grant()
+                if not client.Txn().If(client.Txn.key(key).version == 0).Then(client.Txn.put(key, token, lease=lease.ID)).commit().succeeded:
+                    return False
+                try:
+                    job()
+                finally:
+                    txn = client.Txn()
+                    txn.If(txn.key(key).value == token)
+                    txn.Then(txn.delete(key))
+                    if not txn.commit().succeeded:
+                        report_lost(key)
+                return True
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -4135,6 +4162,36 @@ class BlindRelease(Rule):
             line=15,
             column=9,
             message_contains='.)`, or all in one Lua script that sets their lifetimes too)',
+        ),
+        Invalid(
+            """\
+            import uuid
+
+            from etcd3 import Client
+
+            client = Client(host="127.0.0.1", port=2379)
+
+
+            class BuildLock:
+                def __init__(self, name, ttl=30):
+                    self.key = f"/locks/build/{name}"
+                    self.token = uuid.uuid4().hex
+                    self.ttl = ttl
+
+                def acquire(self):
+                    lease = client.Lease(self.ttl)
+                    lease.grant()
+                    txn = client.Txn()
+                    txn.If(txn.key(self.key).version == 0)
+                    txn.Then(txn.put(self.key, self.token, lease=lease.ID))
+                    return txn.commit().succeeded
+
+                def release(self):
+                    client.delete_range(self.key)
+        """,
+            line=23,
+            column=9,
+            message_contains='can follow it (assign it, return it, or test it in an `if`))',
         ),
     ]
 

@@ -1056,6 +1056,36 @@ class FixedToken(Rule):
             column=41,
             message_contains='er function: return the token from the claim and pass it on)',
         ),
+        Invalid(
+            """\
+            import uuid
+
+            from etcd3 import Client
+
+            client = Client(host="127.0.0.1", port=2379)
+
+
+            class BuildLock:
+                def __init__(self, name, ttl=30):
+                    self.key = f"/locks/build/{name}"
+                    self.token = uuid.uuid4().hex
+                    self.ttl = ttl
+
+                def acquire(self):
+                    lease = client.Lease(self.ttl)
+                    lease.grant()
+                    txn = client.Txn()
+                    txn.If(txn.key(self.key).version == 0)
+                    txn.Then(txn.put(self.key, self.token, lease=lease.ID))
+                    return txn.commit().succeeded
+
+                def release(self):
+                    client.delete_range(self.key)
+        """,
+            line=19,
+            column=36,
+            message_contains='can follow it (assign it, return it, or test it in an `if`))',
+        ),
     ]
 
 

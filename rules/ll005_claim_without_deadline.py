@@ -922,6 +922,36 @@ class ClaimWithoutDeadline(Rule):
             column=16,
             message_contains='me is a decision; pick one longer than the job and renew it)',
         ),
+        Invalid(
+            """\
+            import uuid
+
+            from etcd3 import Client
+
+            client = Client(host="127.0.0.1", port=2379)
+
+
+            def with_lock(name, job):
+                key = f"/locks/{name}"
+                token = uuid.uuid4().hex
+                txn = client.Txn()
+                txn.If(txn.key(key).create == 0)
+                txn.Then(txn.put(key, token))
+                if not txn.commit().succeeded:
+                    return False
+                try:
+                    job()
+                finally:
+                    txn = client.Txn()
+                    txn.If(txn.key(key).value == token)
+                    txn.Then(txn.delete(key))
+                    txn.commit()
+                return True
+        """,
+            line=13,
+            column=5,
+            message_contains='me is a decision; pick one longer than the job and renew it)',
+        ),
     ]
 
 

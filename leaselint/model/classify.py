@@ -930,18 +930,44 @@ class Classifier:
         made = receiver
         made_scope = scope
         if isinstance(receiver, cst.Name):
-            found = self.resolver.single_value(receiver.value, scope)
+            found = self.resolver.single_value(receiver.value, scope) or self._one_builder(receiver.value, scope)
             if found is not None:
                 made, made_scope = found
         if isinstance(made, cst.Await):
             made = made.expression
-        if (
-            isinstance(made, cst.Call)
-            and isinstance(made.func, cst.Attribute)
-            and made.func.attr.value in stores.pipeline_methods()
-        ):
-            return made.func.value, made_scope, True
+        if isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute):
+            if made.func.attr.value in stores.pipeline_methods():
+                return made.func.value, made_scope, True
+            if made.func.attr.value in stores.builder_methods():
+                return made.func.value, made_scope, False
         return receiver, scope, False
+
+    def _builder_op(self, receiver: cst.BaseExpression, scope: Scope) -> bool:
+        """The receiver is a transaction builder (`txn = client.Txn()`, `client.Txn`)."""
+        builders = stores.builder_methods()
+        if not builders:
+            return False
+        if isinstance(receiver, cst.Attribute) and receiver.attr.value in builders:
+            return True
+        if isinstance(receiver, cst.Call):
+            return isinstance(receiver.func, cst.Attribute) and receiver.func.attr.value in builders
+        if isinstance(receiver, cst.Name):
+            found = self.resolver.single_value(receiver.value, scope) or self._one_builder(receiver.value, scope)
+            return found is not None and self._builder_op(found[0], found[1])
+        return False
+
+    def _one_builder(self, name: str, scope: Scope):
+        """`txn = client.Txn()` made again in the function (one builder per transaction): the first,
+        when every value of the name is a builder of the same client."""
+        values = scope.bindings.get(name) or []
+        builders = stores.builder_methods()
+        if len(values) < 2 or not all(
+            isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in builders for v in values
+        ):
+            return None
+        if len({self.resolver.shape(v.func.value, scope) for v in values}) != 1:  # type: ignore[union-attr]
+            return None
+        return values[0], scope
 
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
@@ -1084,8 +1110,34 @@ class Classifier:
             return found if found is not None and _lock_model(found.model) else None
         if spec.form == "mongo":
             return documents.mongo_claim(call, spec.method)
-        found = documents.etcd3gw_transaction(self._dict_of(call, scope)) if spec.form == "etcd3gw" else documents.etcd_transaction(call)
+        if spec.form == "builder":
+            found = self._builder(call, scope)
+        elif spec.form == "etcd3gw":
+            found = documents.etcd3gw_transaction(self._dict_of(call, scope))
+        else:
+            found = documents.etcd_transaction(call)
         return found[1] if found is not None and found[0] == "claim" else None
+
+    def _builder(self, call: cst.Call, scope: Scope | None):
+        """etcd3-py's `t = client.Txn(); t.If(t.key(k).version == 0); t.Then(t.put(k, v, lease=...))`,
+        also chained (`client.Txn().If(...).Then(...)`): the compares and actions of the success call's
+        transaction."""
+        compares: list = []
+        actions = [a.value for a in call.args]
+        node = call.func.value  # type: ignore[union-attr]
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in documents._BUILDER_COMPARES:
+                compares.extend(a.value for a in node.args)
+            elif node.func.attr.value in documents._BUILDER_SUCCESS:
+                actions.extend(a.value for a in node.args)
+            node = node.func.value
+        if isinstance(node, cst.Name) and scope is not None:
+            for site in self.walker.calls:
+                func = site.call.func
+                if site.scope is scope and type(func.value) is cst.Name and func.value.value == node.value:  # type: ignore[union-attr]
+                    if func.attr.value in documents._BUILDER_COMPARES:  # type: ignore[union-attr]
+                        compares.extend(a.value for a in site.call.args)
+        return documents.builder_transaction(compares, actions)
 
     def _dict_of(self, call: cst.Call, scope: Scope | None) -> cst.BaseExpression | None:
         """The call's first argument, a dict literal or a name bound once to one (`transaction(txn)`)."""
@@ -1560,6 +1612,8 @@ class Classifier:
             return []
         if spec.form != "call":
             return self._document_releases(site, store, spec)
+        if self._builder_op(call.func.value, site.scope):  # type: ignore[union-attr]
+            return []  # `txn.delete(key)`: an operation of a transaction, run by its commit
         many = False
         listed = ""  # why no fix, for keys named in a list (the store table's listed_keys)
         if spec.command:
@@ -1745,6 +1799,8 @@ class Classifier:
         else:
             if spec.form == "etcd3gw":
                 found = documents.etcd3gw_transaction(self._dict_of(call, site.scope))
+            elif spec.form == "builder":
+                found = self._builder(call, site.scope)
             else:
                 found = documents.etcd_transaction(call)
             document = found[1] if found is not None and found[0] == "release" else None

@@ -429,3 +429,48 @@ def orm_release(call: cst.Call) -> Document | None:
         checked=any(not any(w in name for w in LIFETIME_WORDS) for name in others),
         expired_only=any(name.endswith(("__lt", "__lte")) for name in others),
     )
+
+
+# etcd3-py's transaction builder ----------------------------------------------
+
+_BUILDER_COMPARES = ("compare", "If")
+_BUILDER_SUCCESS = ("success", "Then")
+
+
+def _builder_compare(node: cst.BaseExpression):
+    """(target, key, compared with) of `t.key(k).version == 0` (target `version`, `create`, `value`)."""
+    if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+        return None
+    if not isinstance(node.comparisons[0].operator, cst.Equal):
+        return None
+    left = node.left
+    if not isinstance(left, cst.Attribute) or not isinstance(left.value, cst.Call):
+        return None
+    key_call = left.value
+    if not isinstance(key_call.func, cst.Attribute) or key_call.func.attr.value != "key" or not key_call.args:
+        return None
+    return left.attr.value, key_call.args[0].value, node.comparisons[0].comparator
+
+
+def _builder_op(node: cst.BaseExpression):
+    """("put", args) or ("delete", args) of `t.put(k, v, lease=...)`, `t.delete(k)`."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("put", "delete"):
+        return node.func.attr.value, list(node.args)
+    return None
+
+
+def builder_transaction(compares: list[cst.BaseExpression], actions: list[cst.BaseExpression]):
+    """A claim (a key's version or create revision compared with 0, then `put`) or a checked release
+    (its value compared, then `delete`), from the arguments of a builder's compare and success calls."""
+    checks = [found for found in map(_builder_compare, compares) if found is not None]
+    ops = [found for found in map(_builder_op, actions) if found is not None]
+    for target, key, other in checks:
+        if target in ("version", "create") and isinstance(other, cst.Integer) and other.value == "0":
+            for action, args in ops:
+                if action == "put" and len(args) >= 2:
+                    lease = args[2].value if len(args) > 2 and args[2].keyword is None else None
+                    lease = lease or next((a.value for a in args if a.keyword and a.keyword.value == "lease"), None)
+                    return "claim", Document(key=args[0].value, token=args[1].value, has_lifetime=lease is not None)
+        if target == "value" and any(action == "delete" for action, _ in ops):
+            return "release", Document(key=key, token=other, checked=True)
+    return None

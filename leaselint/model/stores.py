@@ -195,6 +195,9 @@ class Store:
     duplicate_errors: tuple[str, ...] = ()
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
+    # Calls that start a transaction builder on a client (etcd3-py's `Txn()`): its operations are the
+    # client's, run at once when committed.
+    builders: tuple[str, ...] = ()
     callback_transactions: tuple[str, ...] = ()
     # Script objects: `release = r.register_script(LUA)` then `release(keys=[k], args=[t])`. The spec's
     # method is the call that makes the object; its key and token are the object call's arguments.
@@ -793,6 +796,33 @@ DJANGO_ORM = Store(
     lock_named_words=(b"IntegrityError",),
 )
 
+# etcd3-py (`etcd3.Client`, beside python-etcd3's `etcd3.client`): a transaction builder,
+# `t = client.Txn(); t.If(t.key(k).version == 0); t.Then(t.put(k, v, lease=lease.ID)); t.commit()`.
+ETCD3PY = Store(
+    name="etcd3-py",
+    modules=("etcd3",),
+    client_names=(),
+    claims=(
+        # Answered by `commit()`, not by the call that adds the put (LL008 does not follow it there).
+        ClaimSpec("success", key=Arg(0), value=None, form="builder", answers_by_raising=True),
+        ClaimSpec("Then", key=Arg(0), value=None, form="builder", answers_by_raising=True),
+    ),
+    releases=(
+        ReleaseSpec("delete_range", key=Arg(0, "key")),
+        # Answered by `commit().succeeded`, which the model does not follow: no LL006 on it.
+        ReleaseSpec("success", checked=True, form="builder", lost_when="", self_evident=True),
+        ReleaseSpec("Then", checked=True, form="builder", lost_when="", self_evident=True),
+    ),
+    recognised_only=True,
+    module_wide=True,
+    no_checked_release=(
+        "etcd3-py deletes with a check only in a transaction: `t.If(t.key(key).value == token)`, "
+        "`t.Then(t.delete(key))`, then test `t.commit().succeeded`"
+    ),
+    builders=("Txn",),
+    lock_named_words=(b".Txn(",),
+)
+
 # valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
 # ONLY_IF_DOES_NOT_EXIST, expiry=ExpirySet(...))` claims; `delete([k])` takes a list and is blind.
 _GLIDE_NO_FIX = (
@@ -838,6 +868,7 @@ STORES: tuple[Store, ...] = (
     ETCD,
     ETCD2,
     ETCD3GW,
+    ETCD3PY,
     GLIDE,
     DJANGO_ORM,
 )
@@ -1006,6 +1037,11 @@ def method_names() -> frozenset[str]:
     return frozenset(
         spec.method for store in STORES for spec in (*store.claims, *store.releases) if spec.method != "execute_command"
     )
+
+
+@lru_cache(maxsize=None)
+def builder_methods() -> frozenset[str]:
+    return frozenset(name for store in STORES for name in store.builders)
 
 
 @lru_cache(maxsize=None)
