@@ -151,6 +151,34 @@ class CheckThenDelete(Rule):
                             cache.delete(self.key)
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/x")
+
+
+            def run(key, job):
+                token = secrets.token_hex(16)
+                if not cache.add(key + ":lock", token, expire=60):
+                    return
+                try:
+                    job()
+                    while True:
+                        if cache.get(key + ":lock") != token:
+                            print("lost")
+                        with cache.transact():
+                            if cache.get(key + ":lock") == token:
+                                cache.touch(key + ":lock", 60)
+                        break
+                finally:
+                    with cache.transact():
+                        if cache.get(key + ":lock") == token:
+                            cache.delete(key + ":lock")
+        """
+        ),
     ]
     INVALID = [
         Invalid(

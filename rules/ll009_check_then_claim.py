@@ -643,6 +643,88 @@ class CheckThenClaim(Rule):
         """,
             applicability=Applicability.SAFE,
         ),
+        Invalid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/x")
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if cache.get(key) is not None:
+                    return False
+                cache.set(key, token, expire=30)
+                try:
+                    job()
+                finally:
+                    cache.delete(key)
+                return True
+        """,
+            line=13,
+            column=5,
+            fixed="""\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/x")
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if cache.get(key) is not None:
+                    return False
+                if not cache.add(key, token, expire=30):
+                    return False
+                try:
+                    job()
+                finally:
+                    cache.delete(key)
+                return True
+        """,
+            applicability=Applicability.SAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if mc.get(key) is None:
+                    mc.set(key, token, 30)
+                    job()
+                    mc.delete(key)
+        """,
+            line=12,
+            column=9,
+            fixed="""\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, 30):
+                    job()
+                    mc.delete(key)
+        """,
+            applicability=Applicability.SAFE,
+        ),
     ]
 
 

@@ -211,6 +211,34 @@ class BlindRenewal(Rule):
                         self.redis.pexpire(f"in-progress:{job_id}", keep_ms)
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import diskcache
+
+            cache = diskcache.Cache("/tmp/x")
+
+
+            def run(key, job):
+                token = secrets.token_hex(16)
+                if not cache.add(key + ":lock", token, expire=60):
+                    return
+                try:
+                    job()
+                    while True:
+                        if cache.get(key + ":lock") != token:
+                            print("lost")
+                        with cache.transact():
+                            if cache.get(key + ":lock") == token:
+                                cache.touch(key + ":lock", 60)
+                        break
+                finally:
+                    with cache.transact():
+                        if cache.get(key + ":lock") == token:
+                            cache.delete(key + ":lock")
+        """
+        ),
     ]
 
     INVALID = [

@@ -148,6 +148,9 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         classifier.called,
     )
     mark_coroutines(leases)
+    for lease in leases:
+        # `with cache.transact(): if cache.get(key) == token: cache.touch(key, ttl)`: checked, one step.
+        lease.renewals = [r for r in lease.renewals if not classifier._compared_in_transaction(r)]
     return LeaseModel(
         module=module,
         leases=leases,

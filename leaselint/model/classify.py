@@ -430,7 +430,7 @@ class Classifier:
                 release.watched_callback = True
             if not release.checked and not release.transactional:
                 release.check = self._check_before(release)
-                if release.check is not None and self._in_transaction_block(release, release.check.read.call):
+                if release.check is not None and self._compared_in_transaction(release):
                     # `with cache.transact():` around the read, the compare and the delete: one step.
                     release.check, release.transactional = None, True
             elif release.checked and release.usage == "expression" and release.spec.lost_when:
@@ -467,12 +467,12 @@ class Classifier:
             if found:
                 self.releases.extend(found)
                 break
-        for store, spec in stores.write_specs(method):
+        for store, spec in self._by_strength(site, stores.write_specs(method)):
             write = self._write(site, store, spec)
             if write is not None:
                 self.writes.append(write)
                 break
-        for store, spec in stores.read_specs(method):
+        for store, spec in self._by_strength(site, stores.read_specs(method)):
             key = get_arg(site.call, spec.key)
             member = get_arg(site.call, spec.field) if spec.field is not None else None
             if key is not None and len(site.call.args) == 1 + (spec.field is not None) and (member is not None) == (spec.field is not None):
@@ -482,7 +482,7 @@ class Classifier:
         if method in stores.value_read_methods() and site.call.args:
             # Every call that hands a stored value back: a fix that changes the value reads them.
             self.value_reads.append((site.call, site.scope))
-        for store, spec in stores.expire_specs(method):
+        for store, spec in self._by_strength(site, stores.expire_specs(method)):
             key, ttl = get_arg(site.call, spec.key), get_arg(site.call, spec.ttl)
             member = None
             if spec.field is not None:
@@ -792,7 +792,8 @@ class Classifier:
         if isinstance(hint, cst.BinaryOperation) and isinstance(hint.operator, cst.BitOr):
             hint = hint.left  # `Client | None`
         if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] == "Optional":
-            hint = hint.slice[0].slice.value  # type: ignore[attr-defined]
+            inner = hint.slice[0].slice if hint.slice else None
+            hint = inner.value if isinstance(inner, cst.Index) else None  # type: ignore[assignment]
         if not isinstance(hint, (cst.Name, cst.Attribute)):
             return []
         head, dot, rest = dotted(hint).partition(".")
@@ -830,6 +831,8 @@ class Classifier:
     def _write(self, site: CallSite, store: Store, spec: WriteSpec) -> Write | None:
         if store.recognised_only and not self._recognised(store, site):
             return None
+        if self._another_family(store, site):
+            return None  # `mc.set(key, v, 30)` on a memcached or glide client is no redis-py write
         key = get_arg(site.call, spec.key)
         value = get_arg(site.call, spec.value)
         if key is None or value is None or any(a.keyword and a.keyword.value == "nx" for a in site.call.args):
@@ -1536,7 +1539,22 @@ class Classifier:
                         return True
         return False
 
-    def _in_transaction_block(self, release: Release, read: cst.Call) -> bool:
+    def _compared_in_transaction(self, event) -> bool:
+        """A read of the event's key, compared in the client, sits with the event in one
+        `with <client>.transact():` block of the same client."""
+        if not event.store.transactions:
+            return False
+        return any(
+            read.scope is event.scope
+            and read.receiver_shape == event.receiver_shape
+            and read.key_shape == event.key_shape
+            and read.start <= event.start
+            and self._check_of(read) is not None
+            and self._in_transaction_block(event, read.call)
+            for read in self.reads
+        )
+
+    def _in_transaction_block(self, release, read: cst.Call) -> bool:
         """The release and the read sit in one `with <client>.transact():` block of the same client."""
         names = release.store.transactions
         if not names:
@@ -1592,6 +1610,8 @@ class Classifier:
         if comparison is None:
             return None
         token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
+        if isinstance(token, cst.Name) and token.value == "None":
+            return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
         return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
 
     def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
