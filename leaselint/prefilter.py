@@ -88,6 +88,9 @@ def _table() -> dict:
         "lock_words": _fewest(lock_words),
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
         "lock_named_words": stores.lock_named_words(),
+        "lock_named_modules": re.compile(
+            b"|".join(re.escape(module) for module in sorted({m for m, _ in stores.lock_named_words()}))
+        ),
     }
 
 
@@ -139,10 +142,16 @@ def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
     return verdict(data, noqa_rule) != NOTHING
 
 
+# Words of a file name that names a lock (`locks.py`, `leases.py`, `mutex.py`, `election.py` does not).
+_LOCK_FILE_WORDS = (*stores.LOCK_CLASS_WORDS, "leader")
+
+
 def names_lock(path: str) -> bool:
-    """The file's own name names a lock (`locks.py`, `redis_lock.py`): the prefilter reads it as a
-    text that does."""
-    return "lock" in os.path.basename(path).lower()
+    """The file's own name names a lock (`locks.py`, `redis_lock.py`, `leases.py`): the prefilter
+    reads it as a text that names one. A text is read for "lock" alone (its other words would cost
+    a scan of every file)."""
+    name = os.path.basename(path).lower()
+    return any(word in name for word in _LOCK_FILE_WORDS)
 
 
 def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
@@ -164,7 +173,7 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
         # and deletes (a script's release brings `ARGV`, a word scanned above).
         named_lock = named_lock or bool(path and names_lock(path))
-        if named_lock and any(word in data for word in table["lock_named_words"]):
+        if named_lock and _lock_named_claim(data, table):
             return CLAIM_WORDS
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
@@ -189,10 +198,23 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         return CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
     named_lock = named_lock or bool(path and names_lock(path))
-    if named_lock and any(word in data for word in table["lock_named_words"]):
+    if named_lock and _lock_named_claim(data, table):
         return CLAIM_WORDS
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
+
+
+# How far into a file its imports are looked for (a store's module named near the top).
+_HEAD = 8192
+
+
+def _lock_named_claim(data: bytes, table: dict) -> bool:
+    """A claim word of a store whose module the file names near its top (its import): looked for
+    only in files that name a lock."""
+    head = data[:_HEAD]
+    if table["lock_named_modules"].search(head) is None:
+        return False
+    return any(module in head and word in data for module, word in table["lock_named_words"])
 
 
 # A claim made by a read, then a plain write, then a release (LL009): `second_look` decides.
@@ -549,7 +571,9 @@ def _passes_through(key, function) -> bool:
 
 @lru_cache(maxsize=1)
 def _release_call() -> re.Pattern:
-    methods = sorted({spec.method for store in stores.STORES for spec in (*store.releases, *store.script_objects)})
+    methods = sorted(
+        {spec.method for store in stores.STORES for spec in (*store.releases, *store.script_objects) if not spec.common_word}
+    )
     return re.compile(rb"\.(?:" + b"|".join(re.escape(m.encode()) for m in methods) + rb")\(")
 
 

@@ -162,3 +162,28 @@ def test_reviewed_lease_code_is_never_dropped(path):
     found = verdict(code.encode())
     assert found != NOTHING
     assert found == MORE or worth_parsing(code)
+
+
+ETCD2_CLAIM = b'''import etcd
+
+client = etcd.Client()
+
+
+def take(key, token):
+    client.write(key, token, prevExist=False, ttl=30)
+'''
+
+
+def test_a_store_word_looked_for_only_in_lock_named_files_with_the_store_named_at_the_top():
+    """`prevExist` is read only in a file that names a lock (its text, or its own name) and names
+    python-etcd's module near its top; elsewhere the bytes say nothing."""
+    assert verdict(ETCD2_CLAIM) == NOTHING
+    assert verdict(ETCD2_CLAIM, path="app/locks.py") == CLAIM_WORDS
+    assert verdict(ETCD2_CLAIM, path="app/leases.py") == CLAIM_WORDS
+    assert verdict(ETCD2_CLAIM, path="app/election.py") == NOTHING
+    assert verdict(b"# the lock\n" + ETCD2_CLAIM) == CLAIM_WORDS
+    # Named, but the module's import is not near the top: not read (a long head of other code).
+    late = b"# lock\n" + b"x = 1\n" * 2000 + ETCD2_CLAIM
+    assert verdict(late) == NOTHING
+    # A word the stdlib is full of (`.insert(`) counts only beside its store's module.
+    assert verdict(b"import threading\nlock = threading.Lock()\nitems.insert(0, x)\n") == NOTHING

@@ -91,6 +91,9 @@ class ReleaseSpec:
     field: Arg | None = None
     # A keyword that makes the call compare before it deletes (bmemcached's `delete(key, cas=cas_id)`).
     checked_by: str | None = None
+    # The method's name is everywhere in other code (`list.remove`): a module is not read for the
+    # project's release helpers for this word alone (see prefilter.may_export).
+    common_word: bool = False
     # The call is a lease release by its very form (a compare-and-delete script, DELIFEQ), not only
     # when the module also claims the key (a conditional delete of a document).
     self_evident: bool = False
@@ -239,9 +242,10 @@ class Store:
     # expression) pairs: the expression is tried only in files that hold the word.
     claim_words: tuple[bytes, ...] = ()
     claim_patterns: tuple[tuple[bytes, bytes], ...] = ()
-    # Words of a claim looked for only in files that name a lock (`lock` is scanned anyway): a word
-    # of its own would cost a scan of every file.
-    lock_named_words: tuple[bytes, ...] = ()
+    # Words of a claim looked for only in files that name a lock (`lock` is scanned anyway) and name
+    # the store's module near their top (its import): a word of its own would cost a scan of every
+    # file. Entries are (module word, claim word).
+    lock_named_words: tuple[tuple[bytes, bytes], ...] = ()
     # Modules whose clients answer every call with a coroutine (asyncio clients): a call of one
     # that is not awaited sends nothing to the server.
     async_modules: tuple[str, ...] = ()
@@ -682,7 +686,7 @@ MONGODB = Store(
             "find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True, lost_when="{result} is None"
         ),
         # pymongo 2 and 3: `remove(spec)` answers `{"n": count, ...}`.
-        ReleaseSpec("remove", key=Arg(0, "spec_or_id"), form="mongo", lost_when='{result}["n"] == 0'),
+        ReleaseSpec("remove", key=Arg(0, "spec_or_id"), form="mongo", lost_when='{result}["n"] == 0', common_word=True),
     ),
     recognised_only=True,
     module_wide=True,
@@ -692,7 +696,7 @@ MONGODB = Store(
     release_form="mongo",
     no_lifetime="the document has no expiry field: add one (with a TTL index) and take over expired claims",
     claim_words=(b"insert_one",),
-    lock_named_words=(b".insert(",),
+    lock_named_words=((b"pymongo", b".insert("),),
     claim_patterns=((b"upsert", rb"\bupsert\s*=\s*\(*\s*True\b"),),
 )
 
@@ -751,7 +755,7 @@ ETCD2 = Store(
     recognised_only=True,
     release_form="etcd2",
     duplicate_errors=("EtcdAlreadyExist",),
-    lock_named_words=(b"prevExist",),
+    lock_named_words=((b"etcd", b"prevExist"),),
 )
 
 # etcd3gw (etcd's gRPC gateway): transactions are dicts, their keys and values base64-encoded.
@@ -778,7 +782,7 @@ ETCD3GW = Store(
         "etcd3gw deletes with a check only in a transaction: compare the key's VALUE with the holder's "
         "token and `request_delete_range` on success, both base64-encoded as the claim's"
     ),
-    lock_named_words=(b"request_put",),
+    lock_named_words=((b"etcd3gw", b"request_put"),),
 )
 
 # Rows of a lock model through Django's ORM: `JobLock.objects.create(name=key, owner=token, ...)`,
@@ -799,7 +803,7 @@ DJANGO_ORM = Store(
         "the row has no expiry field: add one, and take over an expired row in one step "
         "(`filter(name=key, expires_at__lt=now).delete()` before the create)"
     ),
-    lock_named_words=(b"IntegrityError",),
+    lock_named_words=((b"django", b"IntegrityError"),),
 )
 
 # etcd3-py (`etcd3.Client`, beside python-etcd3's `etcd3.client`): a transaction builder,
@@ -816,8 +820,8 @@ ETCD3PY = Store(
     releases=(
         ReleaseSpec("delete_range", key=Arg(0, "key")),
         # Answered by `commit().succeeded`, which the model does not follow: no LL006 on it.
-        ReleaseSpec("success", checked=True, form="builder", lost_when="", self_evident=True),
-        ReleaseSpec("Then", checked=True, form="builder", lost_when="", self_evident=True),
+        ReleaseSpec("success", checked=True, form="builder", lost_when="", self_evident=True, common_word=True),
+        ReleaseSpec("Then", checked=True, form="builder", lost_when="", self_evident=True, common_word=True),
     ),
     recognised_only=True,
     module_wide=True,
@@ -826,7 +830,7 @@ ETCD3PY = Store(
         "`t.Then(t.delete(key))`, then test `t.commit().succeeded`"
     ),
     builders=("Txn",),
-    lock_named_words=(b".Txn(",),
+    lock_named_words=((b"etcd3", b".Txn("),),
 )
 
 # valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
@@ -1059,8 +1063,9 @@ def prefilter_words() -> tuple[bytes, ...]:
     return tuple(word for store in STORES for word in store.claim_words)
 
 
-def lock_named_words() -> tuple[bytes, ...]:
-    return tuple(word for store in STORES for word in store.lock_named_words)
+def lock_named_words() -> tuple[tuple[bytes, bytes], ...]:
+    """(module word, claim word) of every store."""
+    return tuple(entry for store in STORES for entry in store.lock_named_words)
 
 
 def prefilter_patterns() -> tuple[tuple[bytes, bytes], ...]:
