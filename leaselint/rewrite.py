@@ -563,6 +563,27 @@ class LeaseFixer:
             and not contains(statement.body, lambda node: type(node) is cst.Break)
         ):
             return [self._after(statement, line)]
+        raising = claim.spec.form != "builder" and (
+            claim.spec.answers_by_raising or bool(claim.caught & set(claim.store.duplicate_errors))
+        )
+        if raising and isinstance(statement, cst.SimpleStatementLine):
+            # `try: claim` / `except Held: return False`: the claim succeeded after the `try`.
+            for node in nodes(claim.scope.node, trivia=False):
+                if (
+                    type(node) is cst.Try
+                    and isinstance(node.body, cst.IndentedBlock)
+                    and statement in node.body.body
+                    and node.handlers
+                    and all(isinstance(h.body, cst.IndentedBlock) and _leaves(h.body) for h in node.handlers)
+                    and node.orelse is None
+                    and node.finalbody is None
+                ):
+                    return [self._after(node, line)]
+        if raising:
+            raise NoFix(
+                "the fix keeps the token only once the claim succeeded, and here the claim answers by raising "
+                "where leaselint cannot follow it (claim in a `try` whose `except` leaves)"
+            )
         raise NoFix(
             "the fix keeps the token only once the claim succeeded, and here the claim's answer is not "
             "tested where leaselint can follow it (assign it, return it, or test it in an `if`)"
@@ -775,6 +796,14 @@ class LeaseFixer:
             return None
         if release.usage != "statement" and form in ("memcached", "dynamo", "transact", "etcd2"):
             raise NoFix(f"the {store.name} release must stand as its own statement to be rewritten")
+        if store.single_server:
+            client = release.client_call
+            servers = client.args[0].value if client is not None and client.args else None
+            one = isinstance(servers, cst.SimpleString) or (
+                isinstance(servers, (cst.List, cst.Tuple)) and len(servers.elements) == 1
+            )
+            if not one:
+                raise NoFix(store.single_server)
         if store.release_requires is not None:
             setting, why = store.release_requires
             client = release.client_call
@@ -813,9 +842,13 @@ class LeaseFixer:
             if not isinstance(release.receiver, (cst.Name, cst.Attribute)):
                 # Each call would make another cache object, waiting on the first one's transaction.
                 raise NoFix("the cache comes from a call: name it once, then compare and delete inside its `transact()`")
-            # One SQLite write transaction around the read, the compare and the delete.
-            begin = f"with {receiver}.{store.transactions[0]}():"
-            test = f"if {receiver}.get({key}) != {token} or not {receiver}.delete({key}):"
+            # One SQLite write transaction around the read, the compare and the delete, retrying
+            # on contention when the release did (`retry=True`).
+            retry = next((self._text(a.value) for a in release.call.args if a.keyword and a.keyword.value == "retry"), None)
+            option = f"retry={retry}" if retry is not None else ""
+            more = f", {option}" if option else ""
+            begin = f"with {receiver}.{store.transactions[0]}({option}):"
+            test = f"if {receiver}.get({key}{more}) != {token} or not {receiver}.delete({key}{more}):"
             text = f"{begin}\n{inner}{test}\n{inner}{self.model.module.default_indent}{report}"
             return self._replace(statement, text)
         if form == "dynamo":
@@ -988,13 +1021,15 @@ class LeaseFixer:
             # than the release: its test becomes the checked release, and the delete goes.
             return self._release_as_test(lease, release, guard, token, with_header)
         store_edit = self._store_release(lease, release, token.code, replace)
+        if store_edit is not None and token.held and lease.claims[0].store.missing_raises:
+            raise NoFix(lease.claims[0].store.missing_raises)
         if store_edit is not None and token.held:
             store_edit = self._only_while_held(store_edit, release, replace, token.code)
         if store_edit is not None:
             needs = lease.claims[0].store.release_form == "dynamo" and (
                 release.document is None or release.document.table is None
             )
-            edits = self.header_edit(logging=True, secrets=token.new_token, script=False)
+            edits = self.header_edit(logging=release.usage == "statement", secrets=token.new_token, script=False)
             if needs and "Attr" not in self.model.imports:
                 edits.extend(self._from_import("boto3.dynamodb.conditions", "Attr"))
             if lease.claims[0].store.release_form == "etcd2":
@@ -1488,6 +1523,11 @@ class LeaseFixer:
         """LL005: `setnx(k, v)` then `expire(k, ttl)` -> one `set(k, v, nx=True, ex=ttl)`."""
         self._fits_client([claim])
         units = {where.keyword for spec in claim.store.claims if spec.method == "set" for where in spec.lifetime}
+        if claim.spec.field is not None:
+            raise NoFix(
+                "`hsetnx` takes no lifetime: set the field and its lifetime in one Lua script (HSETNX, then "
+                "HPEXPIRE ... FIELDS 1), or keep the lease in a key of its own"
+            )
         if claim.method not in ("set", "setnx") or expire.unit not in units or expire.usage != "statement":
             raise NoFix(claim.spec.no_lifetime or "the claim cannot take the lifetime in the same call")
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:

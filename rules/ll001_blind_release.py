@@ -1168,6 +1168,27 @@ class BlindRelease(Rule):
                 return True
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["127.0.0.1:11211"])
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, 30):
+                    try:
+                        job()
+                    finally:
+                        stored, cas = mc.gets(key)
+                        if stored == token:
+                            mc.delete(key, cas)
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -3560,7 +3581,7 @@ class BlindRelease(Rule):
         """,
             line=23,
             column=9,
-            message_contains='can follow it (assign it, return it, or test it in an `if`))',
+            message_contains='the release raises EtcdKeyNotFound when nothing holds the key',
         ),
         Invalid(
             """\
@@ -4192,6 +4213,84 @@ class BlindRelease(Rule):
             line=23,
             column=9,
             message_contains='can follow it (assign it, return it, or test it in an `if`))',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import bmemcached
+
+            mc = bmemcached.Client(["a:11211", "b:11211"])
+
+
+            def run(name, job):
+                key = f"lock:{name}"
+                token = secrets.token_hex(16)
+                if mc.add(key, token, 30):
+                    try:
+                        job()
+                    finally:
+                        mc.delete(key, cas=0)
+        """,
+            line=15,
+            column=13,
+            message_contains='ive it one server, or release with a token check per server)',
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            import diskcache
+
+
+            class Lock:
+                def __init__(self, key):
+                    self.cache = diskcache.Cache("/tmp/x")
+                    self.key = key
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.cache.add(self.key, token, expire=30, retry=True):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    self.cache.delete(self.key, retry=True)
+        """,
+            line=20,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            import diskcache
+
+
+            class Lock:
+                _lease_token = None
+
+                def __init__(self, key):
+                    self.cache = diskcache.Cache("/tmp/x")
+                    self.key = key
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.cache.add(self.key, token, expire=30, retry=True):
+                        self._lease_token = token
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    if self._lease_token is not None:
+                        with self.cache.transact(retry=True):
+                            if self.cache.get(self.key, retry=True) != self._lease_token or not self.cache.delete(self.key, retry=True):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

@@ -358,6 +358,32 @@ class ClaimAlwaysSucceeds(Rule):
             column=9,
             message_contains="`acquire` can answer that it did not get the lease (line 22)",
         ),
+        Invalid(
+            """\
+            import datetime
+
+            from pymongo import MongoClient
+
+            locks = MongoClient().ops.locks
+
+
+            def claim(name, owner, ttl=60):
+                now = datetime.datetime.utcnow()
+                locks.update_one(
+                    {"_id": f"lock:{name}"},
+                    {"$set": {"owner": owner, "expires": now + datetime.timedelta(seconds=ttl)}},
+                    upsert=True,
+                )
+                return True
+
+
+            def release(name, owner):
+                return locks.delete_one({"_id": f"lock:{name}", "owner": owner}).deleted_count == 1
+        """,
+            line=10,
+            column=5,
+            message_contains='ires": {"$lt": now}}`), whose duplicate key then says "held"',
+        ),
     ]
 
 
@@ -379,7 +405,14 @@ class ClaimAlwaysSucceeds(Rule):
                     claim.usage == "statement" or (claim.result_name and claim.result_reads == 0)
                 )
                 answered_by_raising = claim.spec.answers_by_raising or claim.caught & set(claim.store.duplicate_errors)
-                if untested and not answered_by_raising:
+                if claim.document is not None and claim.document.overwrites:
+                    yield self.at_event(
+                        claim,
+                        f"The upsert claiming `{key_text(claim)}` never fails: its filter names only the key, so "
+                        "it writes over whoever holds it; ask for a free or expired holder in the filter too "
+                        '(`{"_id": key, "expires": {"$lt": now}}`), whose duplicate key then says "held"',
+                    )
+                elif untested and not answered_by_raising:
                     yield self.at_event(
                         claim,
                         f"The answer of the claim of `{key_text(claim)}` is never tested: "

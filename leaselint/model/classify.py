@@ -66,6 +66,12 @@ _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
 
 
+def _compares_by(call: cst.Call, keyword: str) -> bool:
+    """`delete(key, cas=cas_id)` (or `delete(key, cas_id)`) compares; `cas=0`, the default, does not."""
+    given = get_arg(call, Arg(1, keyword))
+    return given is not None and not (isinstance(given, cst.Integer) and given.value == "0")
+
+
 def _returned(body: cst.CSTNode) -> list[cst.BaseExpression]:
     """The values a function's own `return` statements give (not those of functions inside it)."""
     found = []
@@ -475,7 +481,8 @@ class Classifier:
         for store, spec in self._by_strength(site, stores.read_specs(method)):
             key = get_arg(site.call, spec.key)
             member = get_arg(site.call, spec.field) if spec.field is not None else None
-            if key is not None and len(site.call.args) == 1 + (spec.field is not None) and (member is not None) == (spec.field is not None):
+            positional = sum(a.keyword is None for a in site.call.args)
+            if key is not None and positional == 1 + (spec.field is not None) and (member is not None) == (spec.field is not None):
                 common, in_pipeline = self._common(site, store, key, member=member)
                 self.reads.append(Read(**common))
                 break
@@ -1659,9 +1666,7 @@ class Classifier:
                 listed = store.listed_keys
             # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
             many = bool(starred)
-        checked = spec.checked or (
-            spec.checked_by is not None and any(a.keyword is not None and a.keyword.value == spec.checked_by for a in call.args)
-        )
+        checked = spec.checked or (spec.checked_by is not None and _compares_by(call, spec.checked_by))
         token_at = spec.token
         member = None
         if spec.script is not None:
@@ -2073,6 +2078,9 @@ def _used_as_claim(claim: Claim) -> bool:
     an owner, or its key or collection names a lock. Without them it is a record (a driver's tests
     insert `{"_id": 1}` and delete it), and a delete of it is no release."""
     document = claim.document
+    if document is not None and document.overwrites:
+        # Never fails: a lease only where it names one (and LL008 says it always succeeds).
+        return _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)
     return (
         bool(claim.caught & set(claim.store.duplicate_errors))
         or (not claim.spec.answers_by_raising and not _unanswered(claim))

@@ -36,6 +36,8 @@ class Document:
     # The filter or key dict a fix adds the token to.
     dict_node: cst.Dict | None = None
     checked: bool = False
+    # An upsert whose filter names only the key: it writes over a live holder and never fails.
+    overwrites: bool = False
     # For a row of a model (Django's ORM): the model's name; the filter call a fix adds the token to.
     model: str | None = None
     filter_call: cst.Call | None = None
@@ -222,6 +224,7 @@ def dynamo_release(call: cst.Call) -> Document | None:
 def mongo_claim(call: cst.Call, method: str) -> Document | None:
     """`insert_one({"_id": key, ...})` or `update_one({"_id": key}, {...}, upsert=True)`."""
     args = [a.value for a in call.args if a.keyword is None]
+    overwrites = False
     if method in ("insert_one", "insert"):
         fields, _ = _fields(args[0] if args else None)
         body = fields
@@ -234,6 +237,9 @@ def mongo_claim(call: cst.Call, method: str) -> Document | None:
         fields, _ = _fields(query)
         body = {}
         document = _fields(update)[0]
+        # Nothing but the key in the filter: the upsert writes over whoever holds it, and never fails;
+        # a claim's filter also asks for a free or expired holder (`"expires": {"$lt": now}`).
+        overwrites = set(fields) == {"_id"} and set(document) != {"$setOnInsert"}
         if document and not any(name.startswith("$") for name in document):
             body.update(document)  # a replacement document (pymongo 2's `find_and_modify`)
         for operator, value in document.items():
@@ -249,6 +255,7 @@ def mongo_claim(call: cst.Call, method: str) -> Document | None:
         token=body.get(token_field) if token_field else None,
         has_lifetime=_has_lifetime_field(body),
         fields=body,
+        overwrites=method not in ("insert_one", "insert") and overwrites,
     )
 
 

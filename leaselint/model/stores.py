@@ -216,6 +216,12 @@ class Store:
     release_form: str = ""
     # For release forms with client-specific spelling: name -> text (see leaselint.rewrite).
     release_options: tuple[tuple[str, str], ...] = ()
+    # Why a release the fix guards by a held token cannot be: the store's delete raises on a missing
+    # key (python-etcd's EtcdKeyNotFound), which the guard would stop raising; or "".
+    missing_raises: str = ""
+    # Why the checked release needs a client made with one server (its first argument a one-item
+    # list or a string), or "".
+    single_server: str = ""
     # A client setting the checked release needs: (keyword, why); without it the fix is display-only.
     release_requires: tuple[str, str] | None = None
     # Context managers of the client that run their block as one step (`with cache.transact():`):
@@ -619,6 +625,9 @@ BMEMCACHED = Store(
         ("gets", "{stored}, {cas} = {receiver}.gets({key})"),
         ("expire", "{receiver}.delete({key}, cas={cas})"),
     ),
+    # `bmemcached.Client([a, b])` replicates: a CAS id of one server does not hold on the others.
+    single_server="the client may replicate to several servers, where one server's CAS id does not hold "
+    "on the others: give it one server, or release with a token check per server",
     claim_words=(b".add(",),
 )
 
@@ -754,6 +763,8 @@ ETCD2 = Store(
     ),
     recognised_only=True,
     release_form="etcd2",
+    missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, and a release by an object "
+    "that holds no token would stop raising it: keep the token the claim stored and pass it as `prevValue=` by hand",
     duplicate_errors=("EtcdAlreadyExist",),
     lock_named_words=((b"etcd", b"prevExist"),),
 )
