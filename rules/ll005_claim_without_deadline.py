@@ -298,6 +298,40 @@ class ClaimWithoutDeadline(Rule):
                         mc.delete(key, cas=cas_id)
         """
         ),
+        Valid(
+            """\
+            import datetime
+            import secrets
+
+            import pymongo
+
+
+            class ExportMutex:
+                STALE_AFTER = 600
+
+                def __init__(self, name, db):
+                    self.name = name
+                    self.locks = db.export_locks
+                    self.token = None
+
+                def acquire(self):
+                    now = datetime.datetime.now(datetime.timezone.utc)
+                    stale = now - datetime.timedelta(seconds=self.STALE_AFTER)
+                    self.locks.delete_many({"_id": self.name, "taken_at": {"$lte": stale}})
+                    token = secrets.token_hex(16)
+                    try:
+                        self.locks.update_one(
+                            {"_id": self.name, "owner": None}, {"$set": {"owner": token, "taken_at": now}}, upsert=True
+                        )
+                    except pymongo.errors.DuplicateKeyError:
+                        return False
+                    self.token = token
+                    return True
+
+                def release(self):
+                    self.locks.delete_one({"_id": self.name, "owner": self.token})
+        """
+        ),
     ]
     INVALID = [
         Invalid(

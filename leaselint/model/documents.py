@@ -16,7 +16,15 @@ from leaselint.model.keys import literal_string
 from leaselint.model.traverse import walk
 
 TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
-LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease")
+# A stored time (`timestamp`, `timeout`, `taken_at`) is how a sweep or a reader tells a stale claim: a
+# lifetime too.
+LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp")
+
+
+def _timed(name: str) -> bool:
+    """A field that holds a lifetime or a time: `expires_at`, `timestamp`, `locked_at`."""
+    name = name.lower()
+    return any(word in name for word in LIFETIME_WORDS) or name.endswith("_at")
 DYNAMO_TYPES = ("S", "N", "B")
 _NOT_EXISTS = re.compile(r"attribute_not_exists\s*\(\s*(#?\w+)\s*\)")
 
@@ -80,13 +88,13 @@ def _token_field(fields: dict[str, cst.BaseExpression], key_field: str | None) -
         if name in fields and name != key_field:
             return name
     for name in fields:
-        if name != key_field and not name.startswith("$") and not any(w in name.lower() for w in LIFETIME_WORDS):
+        if name != key_field and not name.startswith("$") and not _timed(name):
             return name
     return None
 
 
 def _has_lifetime_field(fields: dict[str, cst.BaseExpression]) -> bool:
-    return any(any(w in name.lower() for w in LIFETIME_WORDS) for name in fields)
+    return any(_timed(name) for name in fields)
 
 
 # DynamoDB ------------------------------------------------------------------
@@ -267,7 +275,7 @@ def mongo_release(call: cst.Call) -> Document | None:
     if "_id" not in fields:
         return None
     expired_only = any(
-        name not in TOKEN_FIELDS and any(word in name.lower() for word in LIFETIME_WORDS) and _operators(value) & BELOW
+        name not in TOKEN_FIELDS and _timed(name) and _operators(value) & BELOW
         for name, value in fields.items()
     )
     return Document(
@@ -433,7 +441,7 @@ def orm_release(call: cst.Call) -> Document | None:
         fields=fields,
         model=model,
         filter_call=chosen,
-        checked=any(not any(w in name for w in LIFETIME_WORDS) for name in others),
+        checked=any(not _timed(name.split("__")[0]) for name in others),
         expired_only=any(name.endswith(("__lt", "__lte")) for name in others),
     )
 
