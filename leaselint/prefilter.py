@@ -88,9 +88,7 @@ def _table() -> dict:
         "lock_words": _fewest(lock_words),
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
         "lock_named_words": stores.lock_named_words(),
-        "lock_named_modules": re.compile(
-            b"|".join(re.escape(module) for module in sorted({m for m, _ in stores.lock_named_words()}))
-        ),
+        "lock_named_modules": _fewest({m for m, _ in stores.lock_named_words()}),
     }
 
 
@@ -212,7 +210,7 @@ def _lock_named_claim(data: bytes, table: dict) -> bool:
     """A claim word of a store whose module the file names near its top (its import): looked for
     only in files that name a lock."""
     head = data[:_HEAD]
-    if table["lock_named_modules"].search(head) is None:
+    if not any(module in head for module in table["lock_named_modules"]):
         return False
     return any(module in head and word in data for module, word in table["lock_named_words"])
 
