@@ -148,7 +148,7 @@ def names_lock(path: str) -> bool:
     """The file's own name names a lock (`locks.py`, `redis_lock.py`, `leases.py`): the prefilter
     reads it as a text that names one. A text is read for "lock" alone (its other words would cost
     a scan of every file)."""
-    name = os.path.basename(path).lower()
+    name = path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()
     return any(word in name for word in _LOCK_FILE_WORDS)
 
 

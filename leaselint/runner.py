@@ -713,11 +713,16 @@ def _kind(mode: int) -> str:
 SKIPPED = "/prefiltered"
 
 
+_names_lock: list = []
+
+
 def _skipped(path: str) -> str:
     """The cache's mark of bytes the prefilter passed over, as read under this file's name."""
-    from leaselint.prefilter import names_lock
+    if not _names_lock:
+        from leaselint.prefilter import names_lock
 
-    return SKIPPED + "/lock-named" if names_lock(path) else SKIPPED
+        _names_lock.append(names_lock)
+    return SKIPPED + "/lock-named" if _names_lock[0](path) else SKIPPED
 # Below this much source to parse, starting worker processes costs more than it saves.
 POOL_MIN_FILES = 2
 CHUNKS_PER_WORKER = 32
