@@ -532,29 +532,31 @@ class EtcdFamily:
         self.client.delete(key)  # its lease ran out: the key is gone
 
 
-class Etcd2Family:
-    """The same etcd through its v2 API (the test server runs with `--enable-v2`), for python-etcd."""
+class _ServerFamily:
+    """A store family whose clients a module makes with `library.<maker>(...)`: the library, the maker
+    and the clients the module made are pointed at the test's server."""
 
-    name = "etcd v2"
     prepare = RedisFamily.prepare
+    maker = ""
 
-    def __init__(self, server: tuple[str, int]) -> None:
-        import etcd
-
-        self.etcd = etcd
+    def __init__(self, library, server: tuple[str, int]) -> None:
+        self.library = library
         self.server = server
         self.client = self.make()
 
     def make(self, *args, **kwargs):
-        return self.etcd.Client(host=self.server[0], port=self.server[1])
+        return getattr(self.library, self.maker)(host=self.server[0], port=self.server[1])
+
+    def is_client(self, value) -> bool:
+        raise NotImplementedError
 
     def point(self, module: types.ModuleType) -> None:
         for name, value in list(vars(module).items()):
-            if value is self.etcd:
-                setattr(module, name, _namespace(self.etcd, Client=self.make))
-            elif value is self.etcd.Client:
+            if value is self.library:
+                setattr(module, name, _namespace(self.library, **{self.maker: self.make}))
+            elif value is getattr(self.library, self.maker):
                 setattr(module, name, self.make)
-            elif isinstance(value, self.etcd.Client):
+            elif self.is_client(value):
                 setattr(module, name, self.make())
 
     def argument(self, is_async: bool):
@@ -563,82 +565,84 @@ class Etcd2Family:
     def close(self, loop) -> None:
         pass
 
+    def flush(self) -> None:
+        for key in self.keys():
+            self.expire(key)
+
+    def keys(self) -> set:
+        raise NotImplementedError
+
+    def expire(self, key) -> None:
+        raise NotImplementedError
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class Etcd2Family(_ServerFamily):
+    """The same etcd through its v2 API (the test server runs with `--enable-v2`), for python-etcd."""
+
+    name = "etcd v2"
+    maker = "Client"
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        import etcd
+
+        super().__init__(etcd, server)
+
+    def is_client(self, value) -> bool:
+        return isinstance(value, self.library.Client)
+
     def keys(self) -> set:
         try:
             found = self.client.read("/", recursive=True)
-        except self.etcd.EtcdKeyNotFound:
+        except self.library.EtcdKeyNotFound:
             return set()
         return {leaf.key for leaf in found.leaves if not leaf.dir and leaf.key != "/"}
 
     def get(self, key):
         try:
             return self.client.read(key).value
-        except self.etcd.EtcdKeyNotFound:
+        except self.library.EtcdKeyNotFound:
             return None
 
-    def flush(self) -> None:
-        for key in self.keys():
-            self.expire(key)
-
     def hold(self, key, value) -> None:
-        self.client.write(key, value.decode() if isinstance(value, bytes) else value, ttl=TTL_S)
+        self.client.write(key, _text(value), ttl=TTL_S)
 
     def expire(self, key) -> None:
         try:
             self.client.delete(key)
-        except self.etcd.EtcdKeyNotFound:
+        except self.library.EtcdKeyNotFound:
             pass
 
 
-class Etcd3gwFamily:
+class Etcd3gwFamily(_ServerFamily):
     """The same etcd through its gRPC gateway (`/v3/`), for etcd3gw clients."""
 
     name = "etcd3gw"
-    prepare = RedisFamily.prepare
+    maker = "client"
 
     def __init__(self, server: tuple[str, int]) -> None:
         import etcd3gw
 
-        self.etcd3gw = etcd3gw
-        self.server = server
-        self.client = self.make()
+        super().__init__(etcd3gw, server)
 
-    def make(self, *args, **kwargs):
-        return self.etcd3gw.client(host=self.server[0], port=self.server[1])
-
-    def point(self, module: types.ModuleType) -> None:
-        client_class = self.etcd3gw.client
-        for name, value in list(vars(module).items()):
-            if value is self.etcd3gw:
-                setattr(module, name, _namespace(self.etcd3gw, client=self.make))
-            elif value is client_class:
-                setattr(module, name, self.make)
-            elif type(value).__name__ == "Etcd3Client" and type(value).__module__.startswith("etcd3gw"):
-                setattr(module, name, self.make())
-
-    def argument(self, is_async: bool):
-        return self.make()
-
-    def close(self, loop) -> None:
-        pass
+    def is_client(self, value) -> bool:
+        return type(value).__name__ == "Etcd3Client" and type(value).__module__.startswith("etcd3gw")
 
     def keys(self) -> set:
         return {meta["key"] for _, meta in self.client.get_all()}
 
     def get(self, key):
-        found = self.client.get(key.decode() if isinstance(key, bytes) else key)
+        found = self.client.get(_text(key))
         return found[0] if found else None
 
-    def flush(self) -> None:
-        for key in self.keys():
-            self.expire(key)
-
     def hold(self, key, value) -> None:
-        lease = self.client.lease(TTL_S)
-        self.client.put(key.decode() if isinstance(key, bytes) else key, value.decode() if isinstance(value, bytes) else value, lease=lease)
+        self.client.put(_text(key), _text(value), lease=self.client.lease(TTL_S))
 
     def expire(self, key) -> None:
-        self.client.delete(key.decode() if isinstance(key, bytes) else key)
+        self.client.delete(_text(key))
 
 
 class _Sleeps:

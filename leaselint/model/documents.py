@@ -110,12 +110,17 @@ def dynamo_claim(call: cst.Call) -> Document | None:
     fields, types = _fields(item)
     if key_field not in fields:
         return None
-    token_field = _token_field(fields, key_field)
+    return _dynamo_document(call, key_field, fields[key_field], fields, types, has_lifetime, fields)
+
+
+def _dynamo_document(call, key_field, key, written, types, has_lifetime, fields) -> Document:
+    """A DynamoDB claim's document: its key, and the owner among the attributes it writes."""
+    token_field = _token_field(written, key_field)
     return Document(
         key_field=key_field,
-        key=fields[key_field],
+        key=key,
         token_field=token_field,
-        token=fields.get(token_field) if token_field else None,
+        token=written.get(token_field) if token_field else None,
         token_type=types.get(token_field) if token_field else None,
         has_lifetime=has_lifetime,
         table=keyword(call, "TableName"),
@@ -159,16 +164,8 @@ def dynamo_update_claim(call: cst.Call) -> Document | None:
     if wanted not in key_fields and wanted not in written:
         return None
     key_field = next(iter(key_fields))
-    token_field = _token_field(written, key_field)
-    return Document(
-        key_field=key_field,
-        key=key_fields[key_field],
-        token_field=token_field,
-        token=written.get(token_field) if token_field else None,
-        token_type=written_types.get(token_field) if token_field else None,
-        has_lifetime=has_lifetime,
-        table=keyword(call, "TableName"),
-        fields={**key_fields, **written},
+    return _dynamo_document(
+        call, key_field, key_fields[key_field], written, written_types, has_lifetime, {**key_fields, **written}
     )
 
 
