@@ -94,6 +94,7 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: the cores).")
 @click.option("--no-prefilter", is_flag=True, hidden=True, help="Parse every file (to compare findings).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary when clean.")
+@click.option("-v", "--verbose", is_flag=True, help="Also say what runs slower than usual with the installed libcst.")
 @click.version_option(__version__, prog_name="leaselint")
 def main(paths: tuple[str, ...], **flags) -> None:
     """Find and fix unsafe lease releases in PATHS (default: the current folder; `-`: standard input)."""
@@ -112,6 +113,11 @@ def main(paths: tuple[str, ...], **flags) -> None:
     if flags["add_noqa"] and (flags["fix"] or flags["diff"] or stdin):
         _fail("--add-noqa cannot be combined with --fix, --diff or standard input")
     settings = _settings(flags)
+    if flags["verbose"]:
+        from leaselint.runner import fast_path_notes
+
+        for note in fast_path_notes():
+            click.echo(f"leaselint: note: {note}", err=True)
 
     out: TextIO = sys.stdout
     if flags["output_file"]:

@@ -208,17 +208,20 @@ def trusting_parser():
     a parse. Within the block they are skipped for the classes whose checks are all such
     (GRAMMAR_CHECKS), and all are made again after it, unless a run (`trusting_run`) holds them aside
     until its end: setting a class attribute empties the type caches of all of libcst's node
-    classes. One thread parses at a time in a process (the parsing thread, a worker)."""
-    from libcst._nodes.base import CSTNode
-
+    classes. One thread parses at a time in a process (the parsing thread, a worker). When libcst's
+    internals are not what this expects, libcst parses with all its checks (`node_checks_aside`)."""
     _parsing_thread[0] = threading.get_ident()
     if _set_aside:
         yield
         return
+    node = _node_class()
+    if node is None:
+        yield
+        return
     if not _trusted:
-        _trusted.append(_trusted_classes(CSTNode))
-    _set_aside.append(CSTNode.__dict__["__post_init__"])
-    CSTNode.__post_init__ = _made_by_parser
+        _trusted.append(_trusted_classes(node))
+    _set_aside.append(node.__dict__["__post_init__"])
+    node.__post_init__ = _made_by_parser
     try:
         yield
     finally:
@@ -226,11 +229,65 @@ def trusting_parser():
             _checked_again()
 
 
+# What libcst's node check reads today: it calls `_validate`, which every node class has.
+_POST_INIT_NAMES = ("_validate",)
+_node_classes: list = []
+
+
+def _node_class():
+    """libcst's private base node class, when it is where and what the speed-up expects; else None
+    (once per process), and libcst's own checks run."""
+    if not _node_classes:
+        _node_classes.append(_find_node_class())
+    return _node_classes[0]
+
+
+def _find_node_class():
+    try:
+        from libcst._nodes.base import CSTNode
+    except ImportError:
+        return None
+    check = CSTNode.__dict__.get("__post_init__")
+    code = getattr(check, "__code__", None)
+    if code is None or code.co_names != _POST_INIT_NAMES or not callable(getattr(CSTNode, "_validate", None)):
+        return None
+    if CSTNode is not getattr(__import__("libcst"), "CSTNode", None):
+        return None
+    return CSTNode
+
+
+def node_checks_aside() -> bool:
+    """Whether the parser's speed-up can set libcst's node checks aside (see `fast_path_notes`)."""
+    return _node_class() is not None
+
+
+def fast_path_notes() -> list[str]:
+    """What runs at libcst's own pace because its internals differ from what leaselint's speed-ups
+    expect (for --verbose): the same results, more slowly."""
+    from leaselint.model import positions
+
+    import libcst
+
+    version = getattr(libcst, "__version__", None) or _libcst_version()
+    notes = []
+    if not node_checks_aside():
+        notes.append(f"libcst {version}: its node checks run in full (its internals differ from what leaselint expects)")
+    notes.extend(f"libcst {version}: {note}" for note in positions.fast_path_notes())
+    return notes
+
+
+def _libcst_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("libcst")
+    except Exception:
+        return "(version unknown)"
+
+
 def _checked_again() -> None:
     if _set_aside:
-        from libcst._nodes.base import CSTNode
-
-        CSTNode.__post_init__ = _set_aside.pop()
+        _node_class().__post_init__ = _set_aside.pop()
 
 
 @contextmanager

@@ -7,8 +7,12 @@ from bisect import bisect_right
 from itertools import accumulate
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
-from libcst._position import CodePosition, CodeRange
+from libcst.metadata import CodePosition, CodeRange
+
+try:  # libcst's private code generation state: the cheap position pass is built on it.
+    from libcst._nodes.internal import CodegenState
+except ImportError:  # pragma: no cover - exercised by tests that hide it
+    CodegenState = None  # type: ignore[assignment,misc]
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 _LINE_FEED = re.compile(r"\n")
@@ -90,7 +94,7 @@ def _line_starts(code: str, tokens: list[str]) -> list[int]:
     return starts
 
 
-class _State(CodegenState):
+class _State(CodegenState if CodegenState is not None else object):  # type: ignore[misc]
     """Code generation that records each node's range like libcst's PositionProvidingCodegenState:
     a syntactic range where the node asks for one, else the range of all it generated. Ranges are
     kept as token counts, made offsets once the code is whole; tokens are added by the list itself."""
@@ -279,13 +283,83 @@ def _plain_leaves() -> None:
             del cls._codegen
 
 
-def positions(module: cst.Module) -> Positions:
-    """Every node's CodeRange, identical to libcst's PositionProvider."""
+class ProvidedPositions(dict):
+    """node -> CodeRange from libcst's own PositionProvider, with Positions' other reads: what the
+    positions are when libcst's code generation is not what the cheap pass expects."""
+
+    def __init__(self, module: cst.Module) -> None:
+        ranges = cst.metadata.MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
+        super().__init__((id(node), (node, where)) for node, where in ranges.items())
+        self.code = module.code
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        try:
+            return dict.__getitem__(self, id(node))[1]
+        except KeyError:
+            raise KeyError(node) from None
+
+    def __contains__(self, node: object) -> bool:
+        return dict.__contains__(self, id(node))
+
+    def __iter__(self):
+        return (value[0] for value in dict.values(self))
+
+    def start_line(self, node: cst.CSTNode) -> int:
+        return self[node].start.line
+
+    def get(self, node, default=None):
+        return self[node] if dict.__contains__(self, id(node)) else default
+
+    def keys(self):
+        return list(self)
+
+    def values(self):
+        return [self[node] for node in self]
+
+    def items(self):
+        return [(node, self[node]) for node in self]
+
+
+# The cheap pass is used while it works: None until the first module, then True or False.
+_cheap: list = []
+
+
+def cheap_positions() -> bool:
+    """libcst's code generation is what the cheap pass is built on (its state class is there)."""
+    return CodegenState is not None and _cheap[:1] != [False]
+
+
+def fast_path_notes() -> list[str]:
+    """The position speed-ups that do not run with this libcst (for --verbose)."""
+    notes = []
+    if not cheap_positions():
+        notes.append("positions come from its PositionProvider (its code generation state differs)")
+    else:
+        if not brackets_fast_path():
+            notes.append("brackets are written by its own context manager")
+        if not leaves_fast_path():
+            notes.append("spaces and newlines are written by its own per-node hooks")
+    return notes
+
+
+def positions(module: cst.Module):
+    """Every node's CodeRange, identical to libcst's PositionProvider (and that provider's when the
+    cheap pass cannot run on this libcst)."""
+    if not cheap_positions():
+        return ProvidedPositions(module)
     if not _brackets:
         brackets_fast_path()
     if not _leaves:
         leaves_fast_path()
     found: dict = {}
-    state = _State(module, found)
-    module._codegen(state)
+    try:
+        state = _State(module, found)
+        module._codegen(state)
+    except Exception:
+        if _cheap:
+            raise  # it worked before: this module's own trouble
+        _cheap.append(False)
+        return ProvidedPositions(module)
+    if not _cheap:
+        _cheap.append(True)
     return Positions(found, state.tokens, state.popped)
