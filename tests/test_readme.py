@@ -45,10 +45,14 @@ def test_configuration_example_is_valid(tmp_path):
 
 def test_yaml_snippets_parse():
     snippets = [yaml.safe_load(block) for block in _blocks("yaml")]
-    assert len(snippets) == 3
-    precommit, github, gitlab = snippets
+    assert len(snippets) == 4
+    precommit, github, action, gitlab = snippets
     assert precommit["repos"][0]["hooks"][0]["id"] == "leaselint"
     steps = github["jobs"]["leaselint"]["steps"]
     assert any("--output-format sarif" in step.get("run", "") for step in steps)
     assert any(step.get("uses", "").startswith("github/codeql-action/upload-sarif") for step in steps)
+    # The repository's own action, with inputs it has (action.yml).
+    declared = yaml.safe_load((Path(__file__).resolve().parent.parent / "action.yml").read_text())["inputs"]
+    (uses,) = [step for step in action["steps"] if step.get("uses", "").endswith("/leaselint@v1")]
+    assert set(uses["with"]) <= set(declared)
     assert gitlab["leaselint"]["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"
