@@ -150,6 +150,12 @@ def run() -> NoReturn:
     The output is flushed and the atexit functions run as in any exit; what is skipped is freeing
     every module and object one at a time, some 10 ms a run (a tenth of a warm run on a large tree).
     """
+    if sys.argv[1:] == ["server"] and not os.path.exists("server"):
+        # `leaselint server`: the language server over stdio (a path named `server` stays a path).
+        from leaselint.server import serve
+
+        serve()
+        sys.exit(EXIT_CLEAN)
     try:
         main()
         code = EXIT_CLEAN

@@ -36,7 +36,7 @@ def test_every_configuration_key_is_documented():
 
 
 def test_configuration_example_is_valid(tmp_path):
-    (toml,) = _blocks("toml")
+    (toml,) = [block for block in _blocks("toml") if "[tool.leaselint]" in block]
     path = tmp_path / "pyproject.toml"
     path.write_text(toml)
     layer = load_config(str(path))
@@ -56,3 +56,16 @@ def test_yaml_snippets_parse():
     (uses,) = [step for step in action["steps"] if step.get("uses", "").endswith("/leaselint@v1")]
     assert set(uses["with"]) <= set(declared)
     assert gitlab["leaselint"]["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"
+
+
+def test_the_editor_setups_start_the_server():
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    (helix,) = [block for block in _blocks("toml") if "language-server" in block]
+    server = tomllib.loads(helix)["language-server"]["leaselint"]
+    assert (server["command"], server["args"]) == ("leaselint", ["server"])
+    (neovim,) = _blocks("lua")
+    assert 'cmd = { "leaselint", "server" }' in neovim

@@ -1,0 +1,217 @@
+"""`leaselint server`: a real LSP session over stdio with the server process, driven by a small
+JSON-RPC client: initialize, didOpen, publishDiagnostics, codeAction, hover, didChange, shutdown."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from leaselint.rules import RULES_BY_CODE
+from leaselint.runner import lint_text
+from leaselint.settings import Settings
+from leaselint.source import SourceText
+
+# LL001's own case: one finding, one safe fix.
+CASE = next(
+    textwrap.dedent(c.code)
+    for c in RULES_BY_CODE["LL001"].INVALID
+    if c.fixed is not None and c.applicability is not None and c.applicability.name == "SAFE"
+)
+TIMEOUT_S = 30
+
+
+class Client:
+    def __init__(self, cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "leaselint", "server"],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.messages: queue.Queue = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                line = line.decode().strip()
+                if not line:
+                    break
+                name, _, value = line.partition(":")
+                headers[name.lower()] = value.strip()
+            body = stream.read(int(headers["content-length"]))
+            self.messages.put(json.loads(body))
+
+    def send(self, message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def request(self, method: str, params) -> dict:
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == self.next_id and "method" not in m)
+
+    def notify(self, method: str, params) -> None:
+        self.send({"method": method, "params": params})
+
+    def wait(self, wanted) -> dict:
+        while True:
+            try:
+                message = self.messages.get(timeout=TIMEOUT_S)
+            except queue.Empty:
+                pytest.fail(f"the server sent nothing wanted within {TIMEOUT_S} s; stderr: {self.process.stderr.read1()!r}")
+            if wanted(message):
+                return message
+
+    def diagnostics(self, uri: str) -> list:
+        found = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+        return found["params"]["diagnostics"]
+
+
+def _apply(text: str, edits: list) -> str:
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def offset(position):
+        return offsets[position["line"]] + position["character"]
+
+    for edit in sorted(edits, key=lambda e: (offset(e["range"]["start"]), offset(e["range"]["end"])), reverse=True):
+        start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
+        text = text[:start] + edit["newText"] + text[end:]
+    return text
+
+
+def test_an_lsp_session_reports_fixes_explains_and_clears(tmp_path):
+    path = tmp_path / "jobs.py"
+    path.write_text(CASE)
+    uri = path.as_uri()
+    expected = lint_text(SourceText(CASE), str(path), Settings(select=frozenset({"LL001"})))
+    (finding,) = [d for d in expected.diagnostics if d.code == "LL001"]
+    fixed = lint_text(SourceText(CASE), str(path), Settings(fix=True)).fixed_text
+
+    client = Client(tmp_path)
+    try:
+        init = client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        capabilities = init["result"]["capabilities"]
+        assert capabilities["codeActionProvider"] and capabilities["hoverProvider"]
+        client.notify("initialized", {})
+
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": CASE}})
+        diagnostics = client.diagnostics(uri)
+        ll001 = [d for d in diagnostics if d["code"] == "LL001"]
+        assert len(ll001) == 1 and ll001[0]["source"] == "leaselint"
+        assert ll001[0]["range"]["start"] == {"line": finding.start.line - 1, "character": finding.start.column}
+        assert ll001[0]["range"]["end"] == {"line": finding.end.line - 1, "character": finding.end.column}
+
+        actions = client.request(
+            "textDocument/codeAction",
+            {"textDocument": {"uri": uri}, "range": ll001[0]["range"], "context": {"diagnostics": ll001}},
+        )["result"]
+        quick = [a for a in actions if a["kind"] == "quickfix" and a["title"].startswith("LL001: ") and "noqa" not in a["title"]]
+        assert len(quick) == 1 and quick[0]["isPreferred"] is True
+        assert _apply(CASE, quick[0]["edit"]["changes"][uri]) == fixed  # the same text as `--fix`
+        noqa = [a for a in actions if "# noqa: LL001" in a["title"]]
+        assert len(noqa) == 1
+        (whole,) = noqa[0]["edit"]["changes"][uri]
+        assert "# noqa: LL001" in whole["newText"].split("\n")[finding.start.line - 1]
+        (fix_all,) = [a for a in actions if a["kind"] == "source.fixAll.leaselint"]
+        assert fix_all["edit"]["changes"][uri][0]["newText"] == fixed
+
+        hover = client.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": ll001[0]["range"]["start"]}
+        )["result"]
+        assert hover["contents"]["value"].startswith("# blind-release (LL001)")
+
+        # The fixed text, typed in: the finding goes.
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]},
+        )
+        assert [d for d in client.diagnostics(uri) if d["code"] == "LL001"] == []
+
+        # A text that does not parse: its LL000 finding, and the server keeps serving.
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "def broken(:\n"}]},
+        )
+        assert [d["code"] for d in client.diagnostics(uri)] == ["LL000"]
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.process.wait(timeout=TIMEOUT_S) == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+
+
+STORE = "import redis\n\nr = redis.Redis()\n"
+BLIND = "from .store import r\n\n\ndef release_lock(key):\n    r.delete(key)\n"
+CHECKED = (
+    "from .store import r\n\nUNLOCK = \"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
+    "else return 0 end\"\n\n\ndef release_lock(key, token):\n    return r.eval(UNLOCK, 1, key, token)\n"
+)
+JOBS = textwrap.dedent(
+    """\
+    import secrets
+
+    from app.locks import release_lock
+    from app.store import r
+
+
+    def run(job):
+        key = f"lock:{job}"
+        token = secrets.token_hex(16)
+        if r.set(key, token, nx=True, ex=30):
+            try:
+                work(job)
+            finally:
+                release_lock(key)
+    """
+)
+
+
+def test_project_findings_of_an_open_file_follow_a_helper_changed_on_disk(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.leaselint]\n")
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "__init__.py").write_text("")
+    (app / "store.py").write_text(STORE)
+    (app / "locks.py").write_text(BLIND)
+    jobs = app / "jobs.py"
+    jobs.write_text(JOBS)
+    uri = jobs.as_uri()
+    client = Client(tmp_path)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": JOBS}})
+        first = client.diagnostics(uri)
+        assert [(d["code"], d["range"]["start"]["line"]) for d in first] == [("LL001", 13)]
+        assert "release_lock" in first[0]["message"]
+        (app / "locks.py").write_text(CHECKED.replace("return r.eval", "r.eval"))
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (app / "locks.py").as_uri(), "type": 2}]})
+        again = client.diagnostics(uri)
+        assert again == []  # the helper now checks the holder: the call is no blind release
+        client.request("shutdown", None)
+        client.notify("exit", None)
+        assert client.process.wait(timeout=TIMEOUT_S) == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
