@@ -38,6 +38,7 @@ class Client:
             stderr=subprocess.PIPE,
         )
         self.messages: queue.Queue = queue.Queue()
+        self.seen: list = []
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -71,13 +72,18 @@ class Client:
         self.send({"method": method, "params": params})
 
     def wait(self, wanted) -> dict:
+        """The first message, in the order sent, that `wanted` accepts (others stay for later waits)."""
+        for index, message in enumerate(self.seen):
+            if wanted(message):
+                return self.seen.pop(index)
         while True:
             try:
                 message = self.messages.get(timeout=TIMEOUT_S)
             except queue.Empty:
-                pytest.fail(f"the server sent nothing wanted within {TIMEOUT_S} s; stderr: {self.process.stderr.read1()!r}")
+                pytest.fail(f"the server sent nothing wanted within {TIMEOUT_S} s; it sent: {self.seen}")
             if wanted(message):
                 return message
+            self.seen.append(message)
 
     def diagnostics(self, uri: str) -> list:
         found = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
@@ -209,6 +215,31 @@ def test_project_findings_of_an_open_file_follow_a_helper_changed_on_disk(tmp_pa
         client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (app / "locks.py").as_uri(), "type": 2}]})
         again = client.diagnostics(uri)
         assert again == []  # the helper now checks the holder: the call is no blind release
+        client.request("shutdown", None)
+        client.notify("exit", None)
+        assert client.process.wait(timeout=TIMEOUT_S) == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+
+
+def test_an_error_is_logged_to_the_client_and_the_server_keeps_serving(tmp_path):
+    missing = (tmp_path / "gone" / "x.py").as_uri()  # never opened, not on disk
+    client = Client(tmp_path)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        answer = client.request(
+            "textDocument/codeAction",
+            {"textDocument": {"uri": missing}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}},
+        )
+        logged = client.wait(lambda m: m.get("method") == "window/logMessage")
+        assert "leaselint: cannot make code actions" in logged["params"]["message"]
+        assert answer["result"] == []
+        path = tmp_path / "ok.py"
+        path.write_text("x = 1\n")
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": "x = 1\n"}})
+        assert client.diagnostics(path.as_uri()) == []
         client.request("shutdown", None)
         client.notify("exit", None)
         assert client.process.wait(timeout=TIMEOUT_S) == 0
