@@ -246,3 +246,31 @@ def test_an_error_is_logged_to_the_client_and_the_server_keeps_serving(tmp_path)
     finally:
         if client.process.poll() is None:
             client.process.kill()
+
+
+def test_the_files_configuration_applies_and_unsafe_fixes_are_labelled(tmp_path):
+    """In process: the server's checker reads the [tool.leaselint] that applies to the file (its
+    per-file-ignores too), and an unsafe fix's action says so and is not preferred."""
+    from lsprotocol import types as lsp
+
+    from leaselint.diagnostics import Applicability
+    from leaselint.server import Checker, code_actions
+
+    unsafe = next(
+        textwrap.dedent(c.code)
+        for c in RULES_BY_CODE["LL001"].INVALID
+        if c.fixed is not None and c.applicability is Applicability.UNSAFE
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.leaselint]\nper-file-ignores = { "legacy/*" = ["LL001"] }\n')
+    (tmp_path / "legacy").mkdir()
+    ignored, checked = tmp_path / "legacy" / "jobs.py", tmp_path / "jobs.py"
+    for path in (ignored, checked):
+        path.write_text(unsafe)
+    checker = Checker()
+    assert [d.code for d in checker.check(ignored.as_uri(), unsafe).diagnostics if d.code == "LL001"] == []
+    result = checker.check(checked.as_uri(), unsafe)
+    assert [d.code for d in result.diagnostics if d.code == "LL001"] == ["LL001"]
+    everything = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=10_000, character=0))
+    actions = code_actions(checked.as_uri(), unsafe, result, everything, None)
+    (fix,) = [a for a in actions if a.title.startswith("LL001: ") and "noqa" not in a.title]
+    assert fix.title.endswith("(unsafe)") and fix.is_preferred is False
