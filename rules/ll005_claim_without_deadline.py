@@ -309,9 +309,9 @@ class ClaimWithoutDeadline(Rule):
             class ExportMutex:
                 STALE_AFTER = 600
 
-                def __init__(self, name, db):
+                def __init__(self, name):
                     self.name = name
-                    self.locks = db.export_locks
+                    self.locks = pymongo.MongoClient().app.export_locks
                     self.token = None
 
                 def acquire(self):

@@ -532,6 +532,89 @@ class EtcdFamily:
         self.client.delete(key)  # its lease ran out: the key is gone
 
 
+class MongoFamily:
+    """MongoDB on mongomock (an in-memory emulator, one store per family) for pymongo clients: the
+    module's clients, databases and collections are made anew on it. Another worker's claim is a
+    document with its `_id`, an owner, and lifetimes far ahead under the names lock documents use."""
+
+    name = "MongoDB"
+    prepare = RedisFamily.prepare
+    LIFETIMES = ("expires", "expires_at", "expire_at", "locked_until", "taken_at", "timestamp")
+
+    def __init__(self, _server=None) -> None:
+        import mongomock
+        import pymongo
+
+        self.mongomock, self.pymongo = mongomock, pymongo
+        self.store = mongomock.store.ServerStore()
+        self.seen: list = []  # (database, collection) names the module uses
+
+    def make(self, *args, **kwargs):
+        return self.mongomock.MongoClient(_store=self.store)
+
+    def point(self, module: types.ModuleType) -> None:
+        from pymongo.collection import Collection
+        from pymongo.database import Database
+
+        for name, value in list(vars(module).items()):
+            if value is self.pymongo:
+                setattr(module, name, _namespace(self.pymongo, MongoClient=self.make))
+            elif value is self.pymongo.MongoClient:
+                setattr(module, name, self.make)
+            elif isinstance(value, self.pymongo.MongoClient):
+                setattr(module, name, self.make())
+            elif isinstance(value, Collection):
+                self.seen.append((value.database.name, value.name))
+                setattr(module, name, self.make()[value.database.name][value.name])
+            elif isinstance(value, Database):
+                setattr(module, name, self.make()[value.name])
+
+    def argument(self, is_async: bool):
+        return self.make()["test"]["locks"]
+
+    def close(self, loop) -> None:
+        pass
+
+    def _collections(self):
+        client = self.make()
+        for db in client.list_database_names():
+            for name in client[db].list_collection_names():
+                yield client[db][name]
+
+    def _target(self):
+        client = self.make()
+        found = list(self._collections())
+        if found:
+            return found[0]
+        db, name = self.seen[0] if self.seen else ("test", "locks")
+        return client[db][name]
+
+    def keys(self) -> set:
+        return {doc["_id"] for coll in self._collections() for doc in coll.find({})}
+
+    def get(self, key):
+        for coll in self._collections():
+            doc = coll.find_one({"_id": key})
+            if doc is not None:
+                return tuple(sorted((k, repr(v)) for k, v in doc.items()))
+        return None
+
+    def flush(self) -> None:
+        for coll in self._collections():
+            coll.delete_many({})
+
+    def hold(self, key, value) -> None:
+        import datetime
+
+        far = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None) + datetime.timedelta(days=1)
+        owner = value.decode() if isinstance(value, bytes) else value
+        self._target().insert_one({"_id": key, "owner": owner, **{name: far for name in self.LIFETIMES}})
+
+    def expire(self, key) -> None:
+        for coll in self._collections():
+            coll.delete_one({"_id": key})
+
+
 class _ServerFamily:
     """A store family whose clients a module makes with `library.<maker>(...)`: the library, the maker
     and the clients the module made are pointed at the test's server."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from fix_check import DiskcacheFamily, DynamoFamily, Etcd2Family, Etcd3gwFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
+from fix_check import DiskcacheFamily, MongoFamily, DynamoFamily, Etcd2Family, Etcd3gwFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
 from leaselint.diagnostics import Applicability
 from leaselint.model.build import build_model
 from leaselint.rules import ALL_RULES
@@ -30,7 +30,6 @@ DROPPED_RELEASE_RULES = {"LL011"}
 # its store has no server in the suite).
 NOT_RUN = {
     "aioredis": "aioredis 1.x is not installed (its API is the old one)",
-    "pymongo": "no MongoDB server in the suite",
     '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command (run on Valkey in test_valkey_proof.py)",
     "django.db": "Django's ORM has no family here; its row-lease fix runs on SQLite in test_row_lease_proof.py",
     ".hsetnx(": "the Redis family here reads string keys; hash-field fixes run in test_hash_field_proof.py",
@@ -49,6 +48,7 @@ FAMILIES = {
     "etcd v2": ("etcd_server", Etcd2Family),
     "etcd3gw": ("etcd_server", Etcd3gwFamily),
     "DynamoDB": ("dynamodb_emulator", DynamoFamily),
+    "MongoDB": ("tmp_path", MongoFamily),
 }
 
 
