@@ -1189,6 +1189,30 @@ class BlindRelease(Rule):
                             mc.delete(key, cas)
         """
         ),
+        Valid(
+            """\
+            import secrets
+
+
+            class Registry:
+                def __init__(self):
+                    self.names = set()
+
+
+            class JobLock:
+                def __init__(self, name):
+                    self.registry = Registry()
+                    self.key = f"lock:{name}"
+
+                def run(self, job):
+                    token = secrets.token_hex(16)
+                    if self.registry.names.add((self.key, token)):
+                        try:
+                            job()
+                        finally:
+                            self.registry.names.discard((self.key, token))
+        """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -4291,6 +4315,128 @@ class BlindRelease(Rule):
                                 logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
         """,
             applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from pymemcache.client.base import Client
+
+
+            class Backend:
+                def __init__(self, servers):
+                    self.mc = Client(servers, default_noreply=False)
+
+
+            class JobLock:
+                def __init__(self, backend: Backend, name):
+                    self.backend = backend
+                    self.key = f"lock:{name}"
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.backend.mc.add(self.key, token, expire=30):
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    self.backend.mc.delete(self.key)
+        """,
+            line=25,
+            column=9,
+            fixed="""\
+            import logging
+            import secrets
+
+            from pymemcache.client.base import Client
+
+
+            class Backend:
+                def __init__(self, servers):
+                    self.mc = Client(servers, default_noreply=False)
+
+
+            class JobLock:
+                _lease_token = None
+
+                def __init__(self, backend: Backend, name):
+                    self.backend = backend
+                    self.key = f"lock:{name}"
+                    self.token = None
+
+                def acquire(self):
+                    token = secrets.token_hex(16)
+                    if self.backend.mc.add(self.key, token, expire=30):
+                        self._lease_token = token
+                        self.token = token
+                        return True
+                    return False
+
+                def release(self):
+                    if self._lease_token is not None:
+                        stored, cas_id = self.backend.mc.gets(self.key)
+                        if stored not in (self._lease_token, self._lease_token.encode() if isinstance(self._lease_token, str) else self._lease_token) or not self.backend.mc.cas(self.key, b"", cas_id, expire=-1, noreply=False):
+                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.UNSAFE,
+        ),
+        Invalid(
+            """\
+            import secrets
+
+            from pymemcache.client.base import Client
+
+
+            class Backend:
+                def __init__(self, servers):
+                    self.mc = Client(servers, default_noreply=False)
+
+
+            class JobLock:
+                def __init__(self, name):
+                    self.backend = Backend(["127.0.0.1:11211"])
+                    self.key = f"lock:{name}"
+
+                def run(self, job):
+                    token = secrets.token_hex(16)
+                    if self.backend.mc.add(self.key, token, expire=30):
+                        try:
+                            job()
+                        finally:
+                            self.backend.mc.delete(self.key)
+        """,
+            line=22,
+            column=17,
+            fixed="""\
+            import logging
+            import secrets
+
+            from pymemcache.client.base import Client
+
+
+            class Backend:
+                def __init__(self, servers):
+                    self.mc = Client(servers, default_noreply=False)
+
+
+            class JobLock:
+                def __init__(self, name):
+                    self.backend = Backend(["127.0.0.1:11211"])
+                    self.key = f"lock:{name}"
+
+                def run(self, job):
+                    token = secrets.token_hex(16)
+                    if self.backend.mc.add(self.key, token, expire=30):
+                        try:
+                            job()
+                        finally:
+                            stored, cas_id = self.backend.mc.gets(self.key)
+                            if stored not in (token, token.encode() if isinstance(token, str) else token) or not self.backend.mc.cas(self.key, b"", cas_id, expire=-1, noreply=False):
+                                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+        """,
+            applicability=Applicability.SAFE,
         ),
     ]
 

@@ -724,8 +724,10 @@ class Classifier:
                 return 2, made
         return 0, None
 
-    def _makers(self, receiver: cst.BaseExpression, scope: Scope, depth: int) -> list:
-        """(imported name, call) pairs that may have made the receiver, in the order to try them."""
+    def _makers(self, receiver: cst.BaseExpression, scope: Scope, depth: int, trail: tuple = ()) -> list:
+        """(imported name, call) pairs that may have made the receiver, in the order to try them.
+        `trail`: the attributes taken of the receiver on the way (`.mc` of `self.backend.mc`), for an
+        object of one of the module's own classes (`self.backend = Backend(...)`)."""
         if depth > 4:
             return []
         node = receiver
@@ -737,12 +739,14 @@ class Classifier:
                 made = made or node
                 node = node.func
             elif isinstance(node, cst.Attribute) and not self.resolver.is_self(node.value, scope):
+                if made is None:
+                    trail = (node.attr.value, *trail)
                 node = node.value
             elif isinstance(node, cst.Attribute):
                 found = []
                 for value, where in self.resolver.self_attr_values(node.attr.value, scope):
                     if value is not None and not isinstance(value, cst.AugAssign):
-                        found.extend(self._makers(value, where, depth + 1))
+                        found.extend(self._makers(value, where, depth + 1, trail if made is None else ()))
                 if not found and made is not None and made.func is node:
                     # `self.client()`: a method of the class that makes the client.
                     method = self._method_of(node.attr.value, scope)
@@ -757,14 +761,28 @@ class Classifier:
             return [(imported, made)]
         value = self.resolver.single_value(node.value, scope)
         if value is not None:
-            return self._makers(value[0], value[1], depth + 1)
+            return self._makers(value[0], value[1], depth + 1, trail if made is None else ())
         if made is None:
-            return self._annotated(node.value, scope)
+            return self._annotated(node.value, scope, trail, depth)
         if made.func is node:
+            if trail:
+                # `Backend(...).mc`: what the module's own class sets that attribute to.
+                return self._class_attr_makers(node.value, trail, depth)
             # `get_redis()`: a function of the module that makes (or hands back) the client.
             function = self._module_functions().get(node.value)
             return self._made_by_function(function, depth) if function is not None else []
         return []
+
+    def _class_attr_makers(self, name: str, trail: tuple, depth: int) -> list:
+        """What made `<object of class name>.<trail>`, for a class of this module (one of that name)."""
+        classes = [info for info in self.walker.classes if info.name == name]
+        if len(classes) != 1 or not trail:
+            return []
+        found = []
+        for value, where in classes[0].attrs.get(trail[0], ()):
+            if value is not None and not isinstance(value, cst.AugAssign):
+                found.extend(self._makers(value, where, depth + 1, trail[1:]))
+        return found
 
     def _module_functions(self) -> dict:
         if self.functions is None:
@@ -807,9 +825,10 @@ class Classifier:
         imported = self.walker.imports.get(head)
         return [(imported + dot + rest, None)] if imported is not None else []
 
-    def _annotated(self, name: str, scope: Scope) -> list:
+    def _annotated(self, name: str, scope: Scope, trail: tuple = (), depth: int = 0) -> list:
         """A parameter annotated with a class its module imports (`client: GlideClient`,
-        `cache: Optional[diskcache.Cache]`): (that class's dotted name, None)."""
+        `cache: Optional[diskcache.Cache]`): (that class's dotted name, None); or with one of the
+        module's own classes, whose attribute the receiver is (`backend: Backend`, `backend.mc`)."""
         where = self.resolver.defining_scope(name, scope)
         if where is None or name not in where.params or not isinstance(where.node, cst.FunctionDef):
             return []
@@ -817,7 +836,10 @@ class Classifier:
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             if param.name.value != name or param.annotation is None:
                 continue
-            return self._class_of_hint(param.annotation.annotation)
+            hint = param.annotation.annotation
+            if trail and isinstance(hint, cst.Name) and hint.value not in self.walker.imports:
+                return self._class_attr_makers(hint.value, trail, depth)
+            return self._class_of_hint(hint)
         return []
 
     def _by_name(self, store: Store, name: str) -> int:
