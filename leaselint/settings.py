@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leaselint.diagnostics import Frozen
-from leaselint.discover import is_test_path, matches
+from leaselint.paths import is_test_path, matches
 
 _set = object.__setattr__
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from leaselint.discover import is_test_path
+from leaselint.paths import is_test_path
 from leaselint.runner import lint_paths
 from leaselint.settings import Settings
 
