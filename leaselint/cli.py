@@ -114,7 +114,7 @@ def main(paths: tuple[str, ...], **flags) -> None:
         _fail("--add-noqa cannot be combined with --fix, --diff or standard input")
     settings = _settings(flags)
     if flags["verbose"]:
-        from leaselint.runner import fast_path_notes
+        from leaselint.parsing import fast_path_notes
 
         for note in fast_path_notes():
             click.echo(f"leaselint: note: {note}", err=True)

@@ -10,7 +10,7 @@ import textwrap
 import libcst as cst
 from click.testing import CliRunner
 
-from leaselint import cli, runner
+from leaselint import cli, parsing
 from leaselint.model import positions
 from leaselint.rules import RULES_BY_CODE
 from leaselint.runner import lint_text
@@ -27,18 +27,18 @@ def _outcome(text: str):
 
 
 def _no_node_class(monkeypatch):
-    monkeypatch.setattr(runner, "_node_classes", [])
+    monkeypatch.setattr(parsing, "_node_classes", [])
     monkeypatch.setitem(sys.modules, "libcst._nodes.base", None)  # `from libcst._nodes.base import ...` fails
 
 
 def test_a_moved_node_class_leaves_libcsts_checks_on_and_the_findings_the_same(monkeypatch):
     expected = _outcome(CASE)
     _no_node_class(monkeypatch)
-    assert not runner.node_checks_aside()
+    assert not parsing.node_checks_aside()
     before = cst.CSTNode.__dict__["__post_init__"]
     assert _outcome(CASE) == expected
     assert cst.CSTNode.__dict__["__post_init__"] is before  # nothing was set aside
-    assert any("node checks run in full" in note for note in runner.fast_path_notes())
+    assert any("node checks run in full" in note for note in parsing.fast_path_notes())
 
 
 def test_a_changed_node_check_is_left_alone(monkeypatch):
@@ -47,16 +47,16 @@ def test_a_changed_node_check_is_left_alone(monkeypatch):
     def post_init(self):  # reads other names than libcst's own does today
         type(self)._validate(self)
 
-    monkeypatch.setattr(runner, "_node_classes", [])
+    monkeypatch.setattr(parsing, "_node_classes", [])
     monkeypatch.setattr(cst.CSTNode, "__post_init__", post_init)
-    assert not runner.node_checks_aside()
+    assert not parsing.node_checks_aside()
     assert _outcome(CASE) == expected
     assert cst.CSTNode.__dict__["__post_init__"] is post_init
 
 
 def test_today_the_node_checks_are_set_aside_and_nothing_is_noted():
-    assert runner.node_checks_aside()
-    assert runner.fast_path_notes() == []
+    assert parsing.node_checks_aside()
+    assert parsing.fast_path_notes() == []
 
 
 def _ranges(table, module):

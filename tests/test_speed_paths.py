@@ -12,6 +12,7 @@ import types
 import pytest
 
 import leaselint.cache as cache_module
+import leaselint.parsing as parsing
 import leaselint.runner as runner
 from leaselint.cache import Cache
 from leaselint.rules import ALL_RULES
@@ -622,7 +623,7 @@ def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
     def no_python_parse(text):
         raise AssertionError("CPython's parser was asked")
 
-    monkeypatch.setattr(runner, "_python_tree", no_python_parse)
+    monkeypatch.setattr(parsing, "_python_tree", no_python_parse)
     result, _ = runner.lint_bytes(BLIND_RELEASE.encode(), "x.py", Settings())
     assert [d.code for d in result.diagnostics] == ["LL001"]
 
@@ -645,7 +646,7 @@ def test_a_small_shallow_file_is_parsed_by_libcst_alone(monkeypatch):
 def test_libcst_first_gives_what_cpython_first_gives(text, expected, monkeypatch):
     found = runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics
     assert [d.message for d in found] == ([expected] if expected else [])
-    monkeypatch.setattr(runner, "shallow", lambda text: False)
+    monkeypatch.setattr(parsing, "shallow", lambda text: False)
     assert runner.lint_bytes(text.encode(), "x.py", Settings())[0].diagnostics == found
 
 
@@ -713,7 +714,7 @@ def test_shallow_over_estimates_nesting():
 
 def test_fixing_text_too_deep_for_cpython_that_libcst_read_does_not_fail(monkeypatch):
     """Should `shallow` ever let such a text through, --fix still ends normally."""
-    monkeypatch.setattr(runner, "shallow", lambda text: True)
+    monkeypatch.setattr(parsing, "shallow", lambda text: True)
     text = "x = " + "(lambda x=" * 167 + "1" + ":1)" * 167 + "\n" + BLIND_RELEASE
     result, _ = runner.lint_bytes(text.encode(), "x.py", Settings(fix=True))
     assert not result.internal_errors
