@@ -794,7 +794,7 @@ class LeaseFixer:
         form = store.release_form
         if not form:
             return None
-        if release.usage != "statement" and form in ("memcached", "dynamo", "transact", "etcd2"):
+        if release.usage != "statement" and form in ("memcached", "dynamo", "transact", "checked_keyword"):
             raise NoFix(f"the {store.name} release must stand as its own statement to be rewritten")
         if store.single_server:
             client = release.client_call
@@ -833,9 +833,10 @@ class LeaseFixer:
             lines.append(f"if {compare.format(**fill)} or not {expire}:")
             text = f"\n{indent}".join(lines) + f"\n{inner}{report}"
             return self._replace(statement, text)
-        if form == "etcd2":
-            call = self._text(release.call)[:-1].rstrip().removesuffix(",") + f", prevValue={token})"
-            error = self._etcd2_error()
+        if form == "checked_keyword":
+            # The release itself compares, given the token by a keyword, and raises when it differs.
+            call = self._text(release.call)[:-1].rstrip().removesuffix(",") + f", {options['keyword']}={token})"
+            error = self._error_name(options["error"])
             text = f"try:\n{inner}{call}\n{indent}except {error}:\n{inner}{report}"
             return self._replace(statement, text)
         if form == "transact":
@@ -844,11 +845,13 @@ class LeaseFixer:
                 raise NoFix("the cache comes from a call: name it once, then compare and delete inside its `transact()`")
             # One SQLite write transaction around the read, the compare and the delete, retrying
             # on contention when the release did (`retry=True`).
-            retry = next((self._text(a.value) for a in release.call.args if a.keyword and a.keyword.value == "retry"), None)
-            option = f"retry={retry}" if retry is not None else ""
+            keep = options["keep"]
+            retry = next((self._text(a.value) for a in release.call.args if a.keyword and a.keyword.value == keep), None)
+            option = f"{keep}={retry}" if retry is not None else ""
             more = f", {option}" if option else ""
             begin = f"with {receiver}.{store.transactions[0]}({option}):"
-            test = f"if {receiver}.get({key}{more}) != {token} or not {receiver}.delete({key}{more}):"
+            read, delete = options["read"], options["delete"]
+            test = f"if {receiver}.{read}({key}{more}) != {token} or not {receiver}.{delete}({key}{more}):"
             text = f"{begin}\n{inner}{test}\n{inner}{self.model.module.default_indent}{report}"
             return self._replace(statement, text)
         if form == "dynamo":
@@ -1032,8 +1035,8 @@ class LeaseFixer:
             edits = self.header_edit(logging=release.usage == "statement", secrets=token.new_token, script=False)
             if needs and "Attr" not in self.model.imports:
                 edits.extend(self._from_import("boto3.dynamodb.conditions", "Attr"))
-            if lease.claims[0].store.release_form == "etcd2":
-                edits.extend(self._etcd2_import())
+            if lease.claims[0].store.release_form == "checked_keyword":
+                edits.extend(self._error_import(dict(lease.claims[0].store.release_options)["error"]))
             edits += [*token.edits, store_edit]
             message = "Release only while the stored token is this holder's, in one server step"
             return Fix(message, in_order(edits), token.applicability)
@@ -1654,17 +1657,20 @@ class LeaseFixer:
             edits.append(Edit(position, position, f"{prefix}\n{constant}"))
         return _merge_at_same_point(edits)
 
-    def _etcd2_error(self) -> str:
-        """python-etcd's EtcdCompareFailed as the module can name it (see `_etcd2_import`)."""
-        for name, dotted in self.model.imports.items():
-            if dotted == "etcd":
-                return f"{name}.EtcdCompareFailed"
-        return "EtcdCompareFailed"
+    def _error_name(self, dotted: str) -> str:
+        """An exception class (`etcd.EtcdCompareFailed`) as the module can name it: through its
+        module's import, or by its own name (imported by `_error_import` when it is not)."""
+        module, name = dotted.rsplit(".", 1)
+        for bound, imported in self.model.imports.items():
+            if imported == module:
+                return f"{bound}.{name}"
+        return name
 
-    def _etcd2_import(self) -> list[Edit]:
-        if self._etcd2_error() != "EtcdCompareFailed" or self.model.imports.get("EtcdCompareFailed") == "etcd.EtcdCompareFailed":
+    def _error_import(self, dotted: str) -> list[Edit]:
+        module, name = dotted.rsplit(".", 1)
+        if self._error_name(dotted) != name or self.model.imports.get(name) == dotted:
             return []
-        return self._from_import("etcd", "EtcdCompareFailed")
+        return self._from_import(module, name)
 
     def _from_import(self, module: str, name: str) -> list[Edit]:
         """`from module import name`, after the leading imports."""

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from leaselint.diagnostics import Position
-from leaselint.model.classify import Classifier, mark_coroutines, pair
+from leaselint.model.classify import FIELD_SCRIPT, Classifier, mark_coroutines, pair
 from leaselint.model.events import LeaseModel
 from leaselint.model.keys import NodeCode, Resolver, literal_string
 from leaselint.model.positions import head, positions as module_positions
@@ -34,9 +34,9 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] in ("getLogger", "get_logger"):
             logger_name = logger_name or name
         text = literal_string(value.value if isinstance(value, cst.Expr) else value)
-        if text is not None and "ARGV[2]" in text and "hdel" in text.lower() and "hget" in text.lower():
+        if text is not None and "ARGV[2]" in text and FIELD_SCRIPT.search(text):
             field_script_constant = field_script_constant or name
-        elif text is not None and "ARGV[1]" in text and "del" in text.lower() and "hdel" not in text.lower():
+        elif text is not None and "ARGV[1]" in text and "del" in text.lower() and not FIELD_SCRIPT.search(text):
             script_constant = script_constant or name
         elif text is not None and _EXTEND_TEST.search(text) and (found := _EXTEND_SCRIPT.search(text)):
             extend_scripts.setdefault(found.group(1).lower(), name)

@@ -63,7 +63,7 @@ def _is_none(node: cst.BaseExpression | None) -> bool:
 
 _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 # A script that deletes a hash field: `hdel` of KEYS[1] and the field ARGV[1].
-_FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
+FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
 
 
 def _compares_by(call: cst.Call, keyword: str) -> bool:
@@ -1697,7 +1697,7 @@ class Classifier:
                 return []
             checked = kind == "checked"
             text = self._string_value(get_arg(call, spec.script), site.scope) or ""
-            if _FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
+            if FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
                 # `eval(SCRIPT, 1, hash, field, token)`: the script deletes the field ARGV[1] names.
                 member = get_arg(call, Arg(spec.key.index + 1))
                 token_at = Arg(token_at.index + 1) if token_at.index is not None else None

@@ -212,7 +212,9 @@ class Store:
     checked_release: tuple[tuple[str, str], ...] = ()
     # How the fix writes the checked release when it is more than one call: "memcached"
     # (gets, compare, cas to expire), "dynamo" (a condition on the token attribute),
-    # "mongo" (the token in the filter), "etcd" (a transaction). Empty: `checked_release`.
+    # "mongo" (the token in the filter), "etcd" (a transaction), "transact" (read, compare and delete
+    # in the client's transaction block), "checked_keyword" (the release given the token by a keyword,
+    # its compare error caught), "orm" (the owner in the rows' filter). Empty: `checked_release`.
     release_form: str = ""
     # For release forms with client-specific spelling: name -> text (see leaselint.rewrite).
     release_options: tuple[tuple[str, str], ...] = ()
@@ -652,6 +654,8 @@ DISKCACHE = Store(
     transactions=("transact",),
     recognised_only=True,
     release_form="transact",
+    # The calls the fix makes inside the transaction, and the keyword it keeps from the release.
+    release_options=(("read", "get"), ("delete", "delete"), ("keep", "retry")),
     claim_words=(b".add(",),
 )
 
@@ -762,7 +766,8 @@ ETCD2 = Store(
         "raises EtcdCompareFailed when another worker's value is stored"
     ),
     recognised_only=True,
-    release_form="etcd2",
+    release_form="checked_keyword",
+    release_options=(("keyword", "prevValue"), ("error", "etcd.EtcdCompareFailed")),
     missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, and a release by an object "
     "that holds no token would stop raising it: keep the token the claim stored and pass it as `prevValue=` by hand",
     duplicate_errors=("EtcdAlreadyExist",),
