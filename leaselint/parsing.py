@@ -161,15 +161,17 @@ GRAMMAR_CHECKS = frozenset({
     "CompFor", "CompIf", "DictComp", "BooleanOperation", "Comparison", "ComparisonTarget", "Del", "For",
     "If", "While", "Return", "Yield", "From", "IfExp", "UnaryOperation", "_BaseTwoTokenOp", "IndentedBlock",
 })
-# The node classes all of whose checks are in GRAMMAR_CHECKS (made at the first parse), and the
-# thread that parses: nodes that another thread makes meanwhile are checked.
+# The node classes all of whose checks are in GRAMMAR_CHECKS, and the others that would inherit
+# the stand-in from one of them (made at the first parse); and the thread that parses: nodes that
+# another thread makes meanwhile are checked.
 _trusted: list = []
 _parsing_thread = [0]
 
 
 def _made_by_parser(node) -> None:
-    """Stands in for libcst's node check (`CSTNode.__post_init__`) while its own parser builds trees."""
-    if type(node) not in _trusted[0] or threading.get_ident() != _parsing_thread[0]:
+    """Stands in for libcst's node check (`__post_init__`) in the classes whose checks the grammar
+    guarantees, while libcst's own parser builds trees."""
+    if threading.get_ident() != _parsing_thread[0]:
         node._validate()
 
 
@@ -187,6 +189,15 @@ def _trusted_classes(base) -> frozenset:
     )
 
 
+def _heirs(base, trusted: frozenset) -> tuple:
+    """The classes that are not trusted but have a trusted class above them: they keep libcst's check."""
+    from leaselint.model.traverse import _subclasses
+
+    return tuple(
+        cls for cls in _subclasses(base) if cls not in trusted and any(k in trusted for k in cls.__mro__[1:])
+    )
+
+
 # libcst's node check while it is set aside, and whether a run of many files holds it aside.
 _set_aside: list = []
 _run_trusts = [False]
@@ -196,11 +207,12 @@ _run_trusts = [False]
 def trusting_parser():
     """libcst checks every node as it is made (`CSTNode.__post_init__`), which is for trees built by
     hand: the nodes its parser makes pass most checks by its grammar, and those checks are a tenth of
-    a parse. Within the block they are skipped for the classes whose checks are all such
-    (GRAMMAR_CHECKS), and all are made again after it, unless a run (`trusting_run`) holds them aside
-    until its end: setting a class attribute empties the type caches of all of libcst's node
-    classes. One thread parses at a time in a process (the parsing thread, a worker). When libcst's
-    internals are not what this expects, libcst parses with all its checks (`node_checks_aside`)."""
+    a parse. Within the block the classes whose checks are all such (GRAMMAR_CHECKS) skip them (each
+    class has its own stand-in, so a node costs one call), and all are made again after it, unless a
+    run (`trusting_run`) holds them aside until its end: setting a class attribute empties the type
+    caches of all of libcst's node classes. One thread parses at a time in a process (the parsing
+    thread, a worker). When libcst's internals are not what this expects, libcst parses with all its
+    checks (`node_checks_aside`)."""
     _parsing_thread[0] = threading.get_ident()
     if _set_aside:
         yield
@@ -210,9 +222,15 @@ def trusting_parser():
         yield
         return
     if not _trusted:
-        _trusted.append(_trusted_classes(node))
-    _set_aside.append(node.__dict__["__post_init__"])
-    node.__post_init__ = _made_by_parser
+        trusted = _trusted_classes(node) - {node}
+        _trusted.append((trusted, _heirs(node, trusted)))
+    check = node.__dict__["__post_init__"]
+    _set_aside.append(check)
+    trusted, heirs = _trusted[0]
+    for cls in trusted:
+        cls.__post_init__ = _made_by_parser
+    for cls in heirs:
+        cls.__post_init__ = check
     try:
         yield
     finally:
@@ -278,7 +296,11 @@ def _libcst_version() -> str:
 
 def _checked_again() -> None:
     if _set_aside:
-        _node_class().__post_init__ = _set_aside.pop()
+        _set_aside.pop()
+        trusted, heirs = _trusted[0]
+        for cls in (*trusted, *heirs):
+            if "__post_init__" in cls.__dict__:
+                del cls.__post_init__
 
 
 @contextmanager

@@ -89,6 +89,16 @@ def _table() -> dict:
         "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
         "lock_named_words": stores.lock_named_words(),
         "lock_named_modules": _fewest({m for m, _ in stores.lock_named_words()}),
+        # A function named like a store method (a store API of the module's own): the second look decides.
+        "method_defs": re.compile(
+            rb"\bdef\s+_*(?:" + b"|".join(re.escape(m.encode()) for m in sorted(stores.method_names())) + rb")\s*\("
+        ),
+        # (module words, release words) of each store: a claim's words with these are worth a parse.
+        "store_releases": tuple(
+            (tuple(m.encode() for m in store.modules), tuple(f".{r.method}(".encode() for r in store.releases if not r.checked))
+            for store in stores.STORES
+            if store.releases
+        ),
     }
 
 
@@ -193,7 +203,7 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
     if _lock_object(data, table, holds):
         return MORE
     if claims or _add_claim(data, table, holds):
-        return CLAIM_WORDS
+        return MORE if _store_release(data, table) else CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
     named_lock = named_lock or bool(path and names_lock(path))
     if named_lock and _lock_named_claim(data, table):
@@ -204,6 +214,17 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
 
 # How far into a file its imports are looked for (a store's module named near the top).
 _HEAD = 8192
+
+
+def _store_release(data: bytes, table: dict) -> bool:
+    """A release call of a store whose module the file names near its top, and no function named
+    like a store method (a store API of its own, which the second look passes over): with a claim's
+    words, CPython's look would send the file on, so it is not asked."""
+    head = data[:_HEAD]
+    return any(
+        any(module in head for module in modules) and any(word in data for word in releases)
+        for modules, releases in table["store_releases"]
+    ) and table["method_defs"].search(data) is None
 
 
 def _lock_named_claim(data: bytes, table: dict) -> bool:

@@ -8,6 +8,7 @@ same lease build the same edits, so their fixes merge instead of conflicting.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -214,6 +215,10 @@ class LeaseFixer:
         """The function is used by plain calls alone (which the fix updates): not as `x.name(...)`,
         passed on, or stored."""
         calls = {id(call.func) for call, _ in self.model.origins.name_calls.get(name, [])}
+        # Each use is a word of the code: when the calls and one `def` are all of them, none is
+        # another kind of use (a name in a string or comment only sends this to the walk below).
+        if len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", self.model.positions.code)) == len(calls) + 1:
+            return
         for node in self._uses.get(name, ()):
             if type(node) is cst.Attribute or id(node) not in calls:
                 line = self.positions[node].start.line if node in self.positions else 0

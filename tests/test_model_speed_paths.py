@@ -325,3 +325,86 @@ def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
         monkeypatch.undo()
         module._leaves[:] = []
         assert module.leaves_fast_path() is True
+
+
+LITERALS = [
+    "''", '""', "''''''", '""""""', "'a'", '"a b"', "'''a\nb'''", '"""x"y"""', "'''it''s'''", "'\"'", "\"'\"",
+    "'a\\nb'", "'\\\\'", "r'a\\b'", "b'x'", "u'x'", "'caf\u00e9'", "'''a\r\nb'''", "'{}'", "'\\x00'",
+    "'\\N{BULLET}'", "R'x'", "'#'",
+]
+
+
+@pytest.mark.parametrize("literal", LITERALS)
+def test_literal_string_reads_as_python_does(literal):
+    from leaselint.model.keys import literal_string
+
+    node = cst.parse_expression(literal)
+    expected = node.evaluated_value
+    if isinstance(expected, bytes):
+        expected = expected.decode("latin-1")
+    assert literal_string(node) == expected
+
+
+def test_literal_string_reads_stdlib_strings_as_python_does():
+    from leaselint.model.keys import literal_string
+
+    strings = []
+    for name in STDLIB_FILES:
+        with open(os.path.join(STDLIB, name), encoding="utf-8") as handle:
+            module = cst.parse_module(handle.read())
+        strings += [n for n in traverse.nodes(module) if type(n) is cst.SimpleString]
+    assert len(strings) > 1000
+    for node in strings:
+        try:
+            expected = node.evaluated_value
+        except (SyntaxError, ValueError):
+            expected = None
+        if isinstance(expected, bytes):
+            expected = expected.decode("latin-1")
+        assert literal_string(node) == expected, node.value
+
+
+HELPER_PAIR = textwrap.dedent(
+    """\
+    import redis
+
+    r = redis.Redis()
+
+
+    def acquire_lock(name):
+        return r.set(f"take:{name}", "1", nx=True, ex=60)
+
+
+    def release_lock(name):
+        r.delete(f"take:{name}")
+
+
+    def rebuild(name):
+        if acquire_lock(name):
+            try:
+                work(name)
+            finally:
+                release_lock(name)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "extra, fixed",
+    [
+        ("", True),
+        ("# acquire_lock and release_lock come in pairs\n", True),  # a word that is no use: the walk says so
+        ("HANDLERS = [acquire_lock]\n", False),
+        ("jobs.acquire_lock(1)\n", False),
+    ],
+)
+def test_helper_pair_fix_counts_every_use_of_the_names(extra, fixed):
+    """The quick count of a helper's name and the walk over its uses agree: a name in a comment keeps
+    the fix; a use other than a plain call (stored, an attribute) leaves none."""
+    from leaselint.runner import lint_text
+    from leaselint.settings import Settings
+    from leaselint.source import SourceText
+
+    found = [d for d in lint_text(SourceText(HELPER_PAIR + extra), "jobs.py", Settings()).diagnostics if d.code == "LL001"]
+    assert [d.start.line for d in found] == [11]
+    assert (found[0].fix is not None) is fixed

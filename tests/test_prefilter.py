@@ -149,6 +149,18 @@ def test_other_words_skip_the_second_look():
     assert verdict(b"r.set(k, v, nx=True)\n") == CLAIM_WORDS
 
 
+def test_a_store_release_beside_a_claim_skips_the_second_look():
+    """The store's module near the top, a claim's words and the store's plain release: CPython's look
+    would keep the file, so it is not asked; a function named like a store method still is."""
+    claim = b"import redis\n\nr = redis.Redis()\n\ndef job(k):\n    if r.set(k, 1, nx=True):\n        r.delete(k)\n"
+    assert verdict(claim) == MORE
+    assert worth_parsing(claim.decode())
+    assert verdict(claim.replace(b"import redis", b"import shelve").replace(b"redis.Redis", b"make")) == CLAIM_WORDS
+    assert verdict(claim.replace(b"r.delete(k)", b"r.hget(k, 1)")) == CLAIM_WORDS
+    assert verdict(claim + b"\ndef delete(key):\n    r.delete(key)\n") == CLAIM_WORDS
+    assert verdict(b"from django.core.cache import cache\nif cache.add(k, 1, 5):\n    cache.delete(k)\n") == MORE
+
+
 # Found by a review that mutated the rule cases (lease code the prefilter once dropped), and a case
 # for each word found through the lower-cased copy or a pattern the prefilter rewrites.
 REVIEWED = sorted((Path(__file__).parent / "data" / "prefilter").glob("*.py"))

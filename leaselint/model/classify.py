@@ -356,6 +356,7 @@ class Classifier:
         self.sites: dict[int, CallSite] = {}
         # (receiver id, scope id) -> what may have made it: see _made_by.
         self.makers: dict[tuple[int, int], list] = {}
+        self.made_by_stores: dict[tuple[int, int], list] = {}
         # The module's own functions by name (client factories), made when first asked.
         self.functions: dict | None = None
         # (store id, receiver id, scope id) -> recognition(store, receiver, scope).
@@ -693,9 +694,7 @@ class Classifier:
         receiver = site.call.func.value  # type: ignore[union-attr]
         if self.recognition(store, receiver, site.scope)[0] == 2:
             return False
-        return any(
-            other is not store and self._made_by(other, receiver, site.scope)[0] == 2 for other in stores.STORES
-        )
+        return any(other is not store for other in self._made_by_stores(receiver, site.scope))
 
     def recognition(self, store: Store, receiver: cst.BaseExpression, scope: Scope):
         """How sure it is that `receiver` is a client of `store`, and the call that made it.
@@ -723,6 +722,18 @@ class Classifier:
             if _from_store(imported, store):
                 return 2, made
         return 0, None
+
+    def _made_by_stores(self, receiver: cst.BaseExpression, scope: Scope) -> list:
+        """The table's stores whose modules made the receiver (in table order)."""
+        key = (id(receiver), id(scope))
+        found = self.made_by_stores.get(key)
+        if found is None:
+            makers = self.makers.get(key)
+            if makers is None:
+                makers = self.makers[key] = self._makers(receiver, scope, 0)
+            found = [store for store in stores.STORES if any(_from_store(imported, store) for imported, _ in makers)]
+            self.made_by_stores[key] = found
+        return found
 
     def _makers(self, receiver: cst.BaseExpression, scope: Scope, depth: int, trail: tuple = ()) -> list:
         """(imported name, call) pairs that may have made the receiver, in the order to try them.

@@ -1058,6 +1058,7 @@ def commands(store: Store) -> frozenset[str]:
     ) | frozenset(store.value_reads)
 
 
+@lru_cache(maxsize=None)
 def method_names() -> frozenset[str]:
     """Every claim and release method of every store."""
     return frozenset(
