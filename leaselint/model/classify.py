@@ -640,7 +640,6 @@ class Classifier:
         for name, values in scope.bindings.items():
             if len(values) == 1 and values[0] is not None and chosen(values[0]):
                 settings.add(name)
-        params = settings
         guards = [n for n in nodes(scope.node, trivia=False) if type(n) is cst.If]
         for node in returns:
             value = node.value
