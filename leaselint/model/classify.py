@@ -357,6 +357,8 @@ class Classifier:
         # (receiver id, scope id) -> what may have made it: see _made_by.
         self.makers: dict[tuple[int, int], list] = {}
         self.made_by_stores: dict[tuple[int, int], list] = {}
+        # (receiver, scope) -> id(store) -> how surely the receiver is that store's client.
+        self.strengths: dict[tuple[int, int], dict[int, int]] = {}
         # The module's own functions by name (client factories), made when first asked.
         self.functions: dict | None = None
         # (store id, receiver id, scope id) -> recognition(store, receiver, scope).
@@ -451,8 +453,19 @@ class Classifier:
         if len(specs) < 2:
             return specs
         receiver = site.call.func.value  # type: ignore[union-attr]
-        strengths = {id(store): self.recognition(store, receiver, site.scope)[0] for store, _ in specs}
-        return sorted(specs, key=lambda pair: -strengths[id(pair[0])])
+        key = (id(receiver), id(site.scope))
+        strengths = self.strengths.get(key)
+        if strengths is None:
+            strengths = self.strengths[key] = {}
+        order = []
+        for store, _ in specs:
+            strength = strengths.get(id(store))
+            if strength is None:
+                strength = strengths[id(store)] = self.recognition(store, receiver, site.scope)[0]
+            order.append(-strength)
+        if min(order) == max(order):
+            return specs
+        return [pair for _, _, pair in sorted(zip(order, range(len(specs)), specs))]
 
     def _classify(self, site: CallSite, method: str) -> None:
         for store, spec in self._by_strength(site, stores.claim_specs(method)):
