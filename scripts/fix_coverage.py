@@ -66,7 +66,10 @@ def _local_findings() -> tuple[list, list]:
             if d.code in CODES
         ]
 
-    cases = [f for rule in ALL_RULES for case in rule.INVALID for f in lint(textwrap.dedent(case.code))]
+    sys.path.insert(0, str(REPO / "tests"))
+    import cases as rule_cases
+
+    cases = [f for rule in ALL_RULES for case in rule_cases.invalid(rule) for f in lint(textwrap.dedent(case.code))]
     corpus = [f for path in sorted((REPO / "tests" / "fix_corpus").glob("*.py")) for f in lint(path.read_text())]
     return cases, corpus
 

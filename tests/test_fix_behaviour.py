@@ -17,6 +17,7 @@ from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 from proof_support import load, write_module
+import cases
 
 # python-etcd3's generated code is old: protobuf warns as it imports (as in test_etcd_proof.py).
 pytestmark = pytest.mark.filterwarnings(r"ignore:Call to deprecated create function:DeprecationWarning")
@@ -69,10 +70,10 @@ def _not_run(source: str) -> str | None:
 
 def _rule_cases():
     for rule in ALL_RULES:
-        for number, case in enumerate(rule.INVALID):
+        for name, case in cases.numbered(rule, "INVALID"):
             if case.fixed is None or rule.code == "LL100" or _not_run(textwrap.dedent(case.code)):
                 continue
-            yield pytest.param(rule.code, textwrap.dedent(case.code), id=f"{rule.code}-{number}")
+            yield pytest.param(rule.code, textwrap.dedent(case.code), id=f"{rule.code}-{name}")
 
 
 def _corpus():
@@ -187,7 +188,7 @@ def test_rule_cases_not_run_here_are_the_listed_stores():
     """Every fixable case is run here unless its store is one NOT_RUN names; each entry is used."""
     used = set()
     for rule in ALL_RULES:
-        for case in rule.INVALID:
+        for case in cases.invalid(rule):
             why = _not_run(textwrap.dedent(case.code))
             if case.fixed is not None and why is not None:
                 used.add(why)

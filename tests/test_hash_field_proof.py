@@ -13,9 +13,10 @@ import textwrap
 
 from leaselint.rules import RULES_BY_CODE
 from proof_support import fix_copy, load, lost_lease_warnings, write_module
+import cases
 
-FUNCTION = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL001"].INVALID if 'r.hdel("import:lock", path)' in c.code))
-CLASS = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL001"].INVALID if "class TaskLock" in c.code and "hsetnx" in c.code))
+FUNCTION = textwrap.dedent(next(c.code for c in cases.invalid(RULES_BY_CODE["LL001"]) if 'r.hdel("import:lock", path)' in c.code))
+CLASS = textwrap.dedent(next(c.code for c in cases.invalid(RULES_BY_CODE["LL001"]) if "class TaskLock" in c.code and "hsetnx" in c.code))
 HASH = "import:lock"
 
 

@@ -1,10 +1,20 @@
-"""The package's modules import each other one way: the settings and the file walk share their path
-rules through leaselint/paths.py, and neither imports the other at import time."""
+"""The house's layout: the package's modules import each other one way (the settings and the file
+walk share their path rules through leaselint/paths.py, and neither imports the other at import
+time); rule files hold their documentation, check and a few cases, the rest are fixture files."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
+
+import cases
+from leaselint.rule import Invalid, Valid
+from leaselint.rules import ALL_RULES
+
+REPO = Path(__file__).resolve().parent.parent
+RULE_FILE_LINES = 300
 
 
 def _loaded_after(module: str) -> set[str]:
@@ -17,3 +27,32 @@ def test_settings_and_discover_do_not_import_each_other():
     assert "leaselint.discover" not in _loaded_after("leaselint.settings")
     assert "leaselint.settings" not in _loaded_after("leaselint.discover")
     assert "leaselint.paths" in _loaded_after("leaselint.settings") & _loaded_after("leaselint.discover")
+
+
+def test_rule_files_stay_short_and_show_a_case_of_each_kind():
+    for path in sorted((REPO / "rules").glob("ll*.py")):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= RULE_FILE_LINES, path.name
+    for rule in ALL_RULES:
+        assert rule.INVALID, rule.code  # the inline cases the documentation's example stands beside
+        assert rule.VALID or rule.code == "LL000", rule.code
+
+
+def test_fixture_files_hold_cases_of_their_rule_alone():
+    codes = {rule.code for rule in ALL_RULES}
+    folders = [p for p in cases.HERE.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert folders and {p.name for p in folders} <= codes
+    for folder in folders:
+        for path in cases.fixture_files(folder.name):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets}
+            assert names == {"VALID", "INVALID"}, path
+            module = cases._load(path)
+            assert module.VALID or module.INVALID, path
+            assert all(type(c) is Valid for c in module.VALID) and all(type(c) is Invalid for c in module.INVALID), path
+
+
+def test_every_case_is_collected_once():
+    texts = [(rule.code, kind, c.code) for rule in ALL_RULES for kind in cases.KINDS for _, c in cases.named(rule, kind)]
+    assert len(texts) == len(set(texts))
+    inline = sum(len(rule.VALID) + len(rule.INVALID) for rule in ALL_RULES)
+    assert len(texts) > inline

@@ -16,8 +16,9 @@ from leaselint.rules import RULES_BY_CODE
 from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
+import cases
 
-CASE = textwrap.dedent(RULES_BY_CODE["LL001"].INVALID[0].code)
+CASE = textwrap.dedent(cases.invalid(RULES_BY_CODE["LL001"])[0].code)
 
 
 def _outcome(text: str):

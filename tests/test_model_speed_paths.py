@@ -14,6 +14,7 @@ from leaselint.model import traverse
 from leaselint.model.positions import positions
 from leaselint.model.walk import Walker
 from leaselint.rules import ALL_RULES
+import cases
 
 STDLIB = sysconfig.get_paths()["stdlib"]
 STDLIB_FILES = ["textwrap.py", "dataclasses.py", "argparse.py", "asyncio/base_events.py", "typing.py"]
@@ -44,11 +45,11 @@ ODD_TEXTS = {
 def _case_texts():
     for rule in ALL_RULES:
         for kind in ("VALID", "INVALID"):
-            for number, case in enumerate(getattr(rule, kind)):
-                yield f"{rule.code}-{kind.lower()}-{number}", textwrap.dedent(case.code)
+            for name, case in cases.numbered(rule, kind):
+                yield f"{rule.code}-{kind.lower()}-{name}", textwrap.dedent(case.code)
                 fixed = getattr(case, "fixed", None)
                 if fixed:
-                    yield f"{rule.code}-{kind.lower()}-{number}-fixed", textwrap.dedent(fixed)
+                    yield f"{rule.code}-{kind.lower()}-{name}-fixed", textwrap.dedent(fixed)
 
 
 def _stdlib_texts():

@@ -13,12 +13,13 @@ from leaselint.rules import ALL_RULES
 from leaselint.runner import lint_text, worth_parsing
 from leaselint.settings import Settings
 from leaselint.source import SourceText
+import cases
 
 CASES = [
-    pytest.param(textwrap.dedent(case.code), id=f"{rule.code}-{kind}-{number}")
+    pytest.param(textwrap.dedent(case.code), id=f"{rule.code}-{kind}-{name}")
     for rule in ALL_RULES
     for kind in ("VALID", "INVALID")
-    for number, case in enumerate(getattr(rule, kind))
+    for name, case in cases.numbered(rule, kind)
 ]
 
 

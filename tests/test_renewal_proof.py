@@ -8,6 +8,7 @@ import textwrap
 
 from leaselint.rules import RULES_BY_CODE
 from proof_support import fix_copy, load, lost_lease_warnings, run_cli, write_module
+import cases
 
 LOOP = textwrap.dedent(
     """\
@@ -37,7 +38,7 @@ LOOP = textwrap.dedent(
 )
 
 # The rule's own case of a lock class whose extend() answers the renewal.
-CLASS = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL010"].INVALID if "class RedisLease" in c.code))
+CLASS = textwrap.dedent(next(c.code for c in cases.invalid(RULES_BY_CODE["LL010"]) if "class RedisLease" in c.code))
 
 ASYNC = textwrap.dedent(
     """\

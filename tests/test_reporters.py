@@ -19,6 +19,7 @@ from leaselint.report.rule_docs import documentation, explain, links, summary
 from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
 from snippets import BLIND_RELEASE
+import cases
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
 
@@ -343,7 +344,7 @@ def test_json_text_is_the_standard_library_indented_text():
     results = [
         lint_text(SourceText(textwrap.dedent(case.code)), f"dir/{rule.code}_{n}.py", Settings())
         for rule in ALL_RULES
-        for n, case in enumerate(rule.INVALID)
+        for n, case in enumerate(cases.invalid(rule))
     ]
     odd = Diagnostic(
         "LL001", 'é \u2028 "q" \\ \n\t', Position(1, 0), Position(2, 3),

@@ -16,8 +16,9 @@ import textwrap
 
 from leaselint.rules import RULES_BY_CODE
 from proof_support import fix_copy
+import cases
 
-CASE = textwrap.dedent(next(c.code for c in RULES_BY_CODE["LL001"].INVALID if "class JobLock(models.Model)" in c.code))
+CASE = textwrap.dedent(next(c.code for c in cases.invalid(RULES_BY_CODE["LL001"]) if "class JobLock(models.Model)" in c.code))
 
 DRIVER = textwrap.dedent(
     """\

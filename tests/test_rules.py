@@ -11,14 +11,15 @@ from leaselint.rules import ALL_RULES
 from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
+import cases
 
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety")
 
 
 def _params(kind: str):
     for rule in ALL_RULES:
-        for number, case in enumerate(getattr(rule, kind)):
-            yield pytest.param(rule, case, id=f"{rule.code}-{kind.lower()}-{number}")
+        for name, case in cases.numbered(rule, kind):
+            yield pytest.param(rule, case, id=f"{rule.code}-{kind.lower()}-{name}")
 
 
 def _lint(rule, code: str, **options):
@@ -77,7 +78,7 @@ def test_invalid_case(rule, case):
 def test_safe_fix_alone_matches_unsafe_run_when_safe():
     """A safe case's fixed text is written by plain --fix too."""
     for rule in ALL_RULES:
-        for case in rule.INVALID:
+        for case in cases.invalid(rule):
             if case.fixed is not None and case.applicability is Applicability.SAFE:
                 result = _lint(rule, case.code, fix=True)
                 assert result.fixed_text == textwrap.dedent(case.fixed), case.code
@@ -88,7 +89,7 @@ def test_rule_documentation(rule):
     doc = textwrap.dedent(rule.__class__.__doc__ or "")
     for section in SECTIONS:
         assert section in doc, f"{rule.code} lacks {section}"
-    assert rule.INVALID, f"{rule.code} has no invalid cases"
+    assert cases.invalid(rule), f"{rule.code} has no invalid cases"
 
 
 def test_rule_codes_are_unique_and_named():

@@ -18,11 +18,12 @@ from leaselint.rules import RULES_BY_CODE
 from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
+import cases
 
 # LL001's own case: one finding, one safe fix.
 CASE = next(
     textwrap.dedent(c.code)
-    for c in RULES_BY_CODE["LL001"].INVALID
+    for c in cases.invalid(RULES_BY_CODE["LL001"])
     if c.fixed is not None and c.applicability is not None and c.applicability.name == "SAFE"
 )
 TIMEOUT_S = 30
@@ -258,7 +259,7 @@ def test_the_files_configuration_applies_and_unsafe_fixes_are_labelled(tmp_path)
 
     unsafe = next(
         textwrap.dedent(c.code)
-        for c in RULES_BY_CODE["LL001"].INVALID
+        for c in cases.invalid(RULES_BY_CODE["LL001"])
         if c.fixed is not None and c.applicability is Applicability.UNSAFE
     )
     (tmp_path / "pyproject.toml").write_text('[tool.leaselint]\nper-file-ignores = { "legacy/*" = ["LL001"] }\n')

@@ -19,6 +19,7 @@ from leaselint.rules import ALL_RULES
 from leaselint.runner import lint_paths
 from leaselint.settings import Settings
 from snippets import BLIND_RELEASE
+import cases
 
 LEASE_FREE = "import os\n\n\ndef size(path):\n    return os.path.getsize(path)\n"
 
@@ -29,7 +30,7 @@ def tree(tmp_path):
     files = []
     for rule in ALL_RULES:
         for kind in ("VALID", "INVALID"):
-            for number, case in enumerate(getattr(rule, kind)):
+            for number, (_, case) in enumerate(cases.named(rule, kind)):
                 path = tmp_path / f"{rule.code}_{kind}_{number}.py"
                 path.write_text(textwrap.dedent(case.code), encoding="utf-8")
                 files.append(str(path))
@@ -520,7 +521,7 @@ def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
     name_check = cst.Name._validate
     monkeypatch.setattr(cst.Name, "_validate", lambda node: (checked.append(node), name_check(node))[1])
     check = CSTNode.__dict__["__post_init__"]
-    texts = [textwrap.dedent(case.code) for rule in ALL_RULES for case in (*rule.VALID, *rule.INVALID)]
+    texts = [textwrap.dedent(case.code) for rule in ALL_RULES for case in (*cases.valid(rule), *cases.invalid(rule))]
     compared = 0
     for text in texts:
         try:

@@ -21,6 +21,7 @@ from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 from test_fix_behaviour import DROPPED_RELEASE_RULES, NOT_RUN, OVERLAP_RULES, _store_of, compare, fixed_text
+import cases
 
 # NOT_RUN's reasons other than DELIFEQ's (which Valkey has) keep their cases out here too.
 ELSEWHERE = {key: why for key, why in NOT_RUN.items() if key != '"DELIFEQ"'}
@@ -35,7 +36,7 @@ def _elsewhere(source: str) -> bool:
 
 def _redis_cases():
     for rule in ALL_RULES:
-        for number, case in enumerate(rule.INVALID):
+        for number, case in cases.numbered(rule, "INVALID"):
             source = textwrap.dedent(case.code)
             if case.fixed is None or rule.code == "LL100" or _elsewhere(source) or _store_of(source) != "redis":
                 continue
