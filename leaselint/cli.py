@@ -294,7 +294,8 @@ def _internal_errors(result: FileResult) -> bool:
 
 def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dict[str, int]]:
     """Per file, the codes --fix fixed: the findings before fixing less the findings left."""
-    from leaselint.runner import ParseFailure, check_text
+    from leaselint.check import check_text
+    from leaselint.parsing import ParseFailure
 
     fixed: dict[str, dict[str, int]] = {}
     for result in results:
@@ -313,7 +314,7 @@ def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dic
 def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
     """`-`: lint standard input. With --fix the fixed text goes to stdout and the findings to stderr."""
     from leaselint.discover import excluded, excludes
-    from leaselint.runner import lint_bytes
+    from leaselint.check import lint_bytes
 
     name = flags["stdin_filename"] or "-"
     data = sys.stdin.buffer.read()
@@ -343,7 +344,8 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
 
 def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
     """Mark every current finding with `# noqa: CODE`, so that only new findings are reported from now on."""
-    from leaselint.runner import ParseFailure, lint_paths, parse
+    from leaselint.parsing import ParseFailure, parse
+    from leaselint.runner import lint_paths
     from leaselint.suppress import add_noqa
 
     added = 0

@@ -72,7 +72,7 @@ class Checker:
         return self.check(uri, text)
 
     def fixed_all_safe(self, uri: str, text: str) -> str | None:
-        from leaselint.runner import lint_text
+        from leaselint.check import lint_text
         from leaselint.source import SourceText
 
         path = _path(uri)

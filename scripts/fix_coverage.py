@@ -54,7 +54,7 @@ def table(findings: list[tuple[str, str | None, str]], title: str) -> list[str]:
 def _local_findings() -> tuple[list, list]:
     sys.path.insert(0, str(REPO))
     from leaselint.rules import ALL_RULES
-    from leaselint.runner import lint_text
+    from leaselint.check import lint_text
     from leaselint.settings import Settings
     from leaselint.source import SourceText
 

@@ -7,7 +7,8 @@ import ast
 from hypothesis import strategies as st
 
 from leaselint.prefilter import CLAIM_WORDS, NOTHING, verdict
-from leaselint.runner import lint_text, parse, ParseFailure, worth_parsing
+from leaselint.parsing import ParseFailure, parse, worth_parsing
+from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 

@@ -444,7 +444,7 @@ def test_sigkill_during_fix_leaves_every_file_wholly_old_or_wholly_new(tmp_path)
 def test_a_fix_python_rejects_is_dropped_even_when_libcst_reads_it():
     """`f(a=1, a=2)` parses in libcst but not in Python: such a fix never reaches the file."""
     from leaselint.diagnostics import FileResult
-    from leaselint.runner import _fix_until_stable
+    from leaselint.check import _fix_until_stable
 
     text = "f(a=1)\n"
     duplicate = Fix("add a", (Edit(Position(1, 5), Position(1, 5), ", a=2"),), Applicability.SAFE)

@@ -25,6 +25,8 @@ NEVER_AT_IMPORT = REPORT_MODULES | {
     "textwrap",
     "libcst",
     "leaselint.runner",
+    "leaselint.check",
+    "leaselint.project_pass",
     "leaselint.discover",
     "leaselint.report.json_format",
 }

@@ -56,3 +56,11 @@ def test_every_case_is_collected_once():
     assert len(texts) == len(set(texts))
     inline = sum(len(rule.VALID) + len(rule.INVALID) for rule in ALL_RULES)
     assert len(texts) > inline
+
+
+def test_one_file_the_project_pass_and_many_files_import_one_way():
+    """check.py (one file) < project_pass.py (callers again, with summaries) < runner.py (many files)."""
+    assert not {"leaselint.runner", "leaselint.project_pass"} & _loaded_after("leaselint.check")
+    assert "leaselint.runner" not in _loaded_after("leaselint.project_pass")
+    assert {"leaselint.check", "leaselint.project_pass"} <= _loaded_after("leaselint.runner")
+    assert "leaselint.runner" not in _loaded_after("leaselint.parsing")

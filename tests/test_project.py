@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from leaselint import runner
+from leaselint import check, runner
 from leaselint.cache import Cache
 from leaselint.project import module_name
 from leaselint.runner import lint_paths
@@ -278,17 +278,17 @@ def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path
     folder = tmp_path / "cache"
     assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
     parsed: list[str] = []
-    real_parse = runner.parse
+    real_parse = check.parse
 
     def counting(text, strict=False):
         parsed.append(text)
         return real_parse(text, strict)
 
-    runner.parse, saved = counting, runner.parse
+    check.parse, saved = counting, check.parse
     try:
         assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
     finally:
-        runner.parse = saved
+        check.parse = saved
     assert parsed == []
 
 

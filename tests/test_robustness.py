@@ -427,7 +427,7 @@ def test_parsing_thread_holds_nothing_of_a_finished_call():
     import time
     import weakref
 
-    from leaselint.runner import on_big_stack
+    from leaselint.parsing import on_big_stack
 
     class Tree:
         pass
@@ -450,7 +450,7 @@ def test_parsing_thread_holds_nothing_of_a_finished_call():
 
 
 def test_parsing_thread_hands_back_exceptions_and_keeps_serving():
-    from leaselint.runner import on_big_stack
+    from leaselint.parsing import on_big_stack
 
     @on_big_stack
     def fail(kind):

@@ -12,6 +12,7 @@ import types
 import pytest
 
 import leaselint.cache as cache_module
+import leaselint.check as check
 import leaselint.parsing as parsing
 import leaselint.runner as runner
 from leaselint.cache import Cache
@@ -70,7 +71,7 @@ def test_warm_run_reads_each_file_once_and_parses_nothing(tree, tmp_path, monkey
         raise AssertionError("a warm run parsed a file")
 
     reads = _counting_reads(monkeypatch)
-    monkeypatch.setattr(runner, "parse", no_parse)
+    monkeypatch.setattr(check, "parse", no_parse)
     monkeypatch.setattr(runner, "lint_bytes", no_parse)
     warm = _findings(tree, jobs=1, cache=Cache(cache_dir))
     assert warm == cold
@@ -479,14 +480,14 @@ def test_files_are_parsed_with_fewer_collections_and_the_thresholds_come_back(tr
     monkeypatch.setattr(runner, "lint_bytes", recording)
     monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
     before = gc.get_threshold()
-    assert before != runner.PARSING_GC_THRESHOLD
+    assert before != parsing.PARSING_GC_THRESHOLD
     for jobs in (1, 2):
         results = list(lint_paths(tree, Settings(), jobs=jobs, prefilter=False))
         reported = {error for result, _ in results for error in result.internal_errors}
-        assert reported == {repr(runner.PARSING_GC_THRESHOLD)}, jobs
+        assert reported == {repr(parsing.PARSING_GC_THRESHOLD)}, jobs
         assert gc.get_threshold() == before
     # The files of the in-process run only: the workers' calls were recorded in the workers.
-    assert seen == [runner.PARSING_GC_THRESHOLD] * len(tree)
+    assert seen == [parsing.PARSING_GC_THRESHOLD] * len(tree)
 
 
 def test_a_young_generation_pass_follows_each_file(tree, monkeypatch):
@@ -530,15 +531,15 @@ def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
             continue
         assert checked
         checked.clear()
-        trusted = runner.parse(text)
+        trusted = parsing.parse(text)
         assert not checked
         assert CSTNode.__dict__["__post_init__"] is check
         assert trusted.deep_equals(checked_tree), text
         compared += 1
     assert compared > 100
     # Restored after a failure too, and nodes made afterwards (a fix's) are checked again.
-    with pytest.raises(runner.ParseFailure):
-        runner.parse("def f(:\n")
+    with pytest.raises(parsing.ParseFailure):
+        parsing.parse("def f(:\n")
     assert CSTNode.__dict__["__post_init__"] is check
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
@@ -581,7 +582,7 @@ def test_the_node_checks_left_in_place_refuse_what_all_checks_refuse(text):
         return "parsed"
 
     def trusted(text):
-        with runner.trusting_parser():
+        with parsing.trusting_parser():
             cst.parse_module(text)
 
     assert outcome(trusted) == outcome(cst.parse_module)
@@ -603,7 +604,7 @@ def test_nodes_another_thread_makes_during_a_parse_are_checked():
         except cst.CSTValidationError:
             refused.append(True)
 
-    with runner.trusting_parser():
+    with parsing.trusting_parser():
         cst.parse_module("x = 1\n")
         thread = threading.Thread(target=elsewhere)
         thread.start()
@@ -623,7 +624,7 @@ def test_a_run_sets_the_node_checks_aside_from_its_first_parse_to_its_end(tree, 
         done = real(data, path, settings, look)
         # A trusted class has the stand-in; a class under a trusted one with checks of its own keeps them.
         aside.append(
-            (cst.Name.__dict__.get("__post_init__") is runner._made_by_parser, cst.Call.__post_init__ is check)
+            (cst.Name.__dict__.get("__post_init__") is parsing._made_by_parser, cst.Call.__post_init__ is check)
         )
         return done
 
@@ -692,8 +693,8 @@ def _nested(opening: str, closing: str, levels: int, minus: int = 0) -> str:
 
 def _refused(text: str) -> bool:
     try:
-        runner.on_big_stack(runner._python_parse)(text)
-    except runner.ParseFailure as failure:
+        parsing.on_big_stack(parsing._python_parse)(text)
+    except parsing.ParseFailure as failure:
         assert "too deeply nested" in str(failure)
         return True
     return False
@@ -713,19 +714,19 @@ def test_no_text_cpython_refuses_as_too_deep_counts_as_shallow(kind):
                 high = middle
             else:
                 low = middle + 1
-        assert not runner.shallow(_nested(opening, closing, low, minus)), (kind, low, minus)
+        assert not parsing.shallow(_nested(opening, closing, low, minus)), (kind, low, minus)
 
 
 def test_shallow_over_estimates_nesting():
     # 167 levels of `(lambda x=`: 334 counted characters and words, over CPython's parser depth.
     assert _refused(_nested("(lambda x=", ":1)", 167))
-    assert not runner.shallow(_nested("(lambda x=", ":1)", 167))
-    assert runner.shallow(BLIND_RELEASE)
-    assert not runner.shallow("x = " + "[" * 100 + "(" * 100 + "1" + ")" * 100 + "]" * 100 + "\n")
-    assert not runner.shallow("x = " + "-" * 1250 + "1\n")
-    assert not runner.shallow("x = " + "not " * 1250 + "1\n")
-    assert runner.shallow("x = " + "-" * 1200 + "1\n")
-    assert runner.shallow("x = " + "(" * 120 + "1" + ")" * 120 + "\n")
+    assert not parsing.shallow(_nested("(lambda x=", ":1)", 167))
+    assert parsing.shallow(BLIND_RELEASE)
+    assert not parsing.shallow("x = " + "[" * 100 + "(" * 100 + "1" + ")" * 100 + "]" * 100 + "\n")
+    assert not parsing.shallow("x = " + "-" * 1250 + "1\n")
+    assert not parsing.shallow("x = " + "not " * 1250 + "1\n")
+    assert parsing.shallow("x = " + "-" * 1200 + "1\n")
+    assert parsing.shallow("x = " + "(" * 120 + "1" + ")" * 120 + "\n")
 
 
 def test_fixing_text_too_deep_for_cpython_that_libcst_read_does_not_fail(monkeypatch):
