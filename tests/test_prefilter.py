@@ -10,7 +10,8 @@ import pytest
 
 from leaselint.prefilter import CLAIM_WORDS, MORE, NOTHING, may_hold_findings, verdict, words
 from leaselint.rules import ALL_RULES
-from leaselint.runner import lint_text, worth_parsing
+from leaselint.parsing import worth_parsing
+from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
 import cases
