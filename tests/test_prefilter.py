@@ -201,3 +201,29 @@ def test_a_store_word_looked_for_only_in_lock_named_files_with_the_store_named_a
     assert verdict(late) == NOTHING
     # A word the stdlib is full of (`.insert(`) counts only beside its store's module.
     assert verdict(b"import threading\nlock = threading.Lock()\nitems.insert(0, x)\n") == NOTHING
+
+
+def test_words_that_share_a_first_byte_are_found_like_plain_words():
+    """One regex per first byte stands in for the words' own scans (every decisive word is still
+    found: the test above); the words so grouped are there, and their first byte alone finds nothing."""
+    from leaselint.prefilter import _table
+
+    table = _table()
+    grouped = [w for pattern, words in table["first_groups"] if pattern is not None for w in words]
+    parts = [p for pattern, entries in table["folded_groups"] if pattern is not None for p, _ in entries]
+    assert {b".multi(", b".transactions"} <= set(grouped) and {b"delex", b"delifeq", b"nx", b"not_exist"} <= set(parts)
+    decisive = words()[0]
+    for word in grouped + parts:
+        if word == b".add(":
+            continue  # a common word: the client and arguments decide (the `.add(` tests)
+        found = [d for d in decisive if word in d]
+        assert found, word
+        for text in found:
+            assert verdict(b"x = " + text + b"\n") != NOTHING, text
+            split = text.replace(word, word[:1] + b" " + word[1:])
+            assert verdict(b"x = " + split + b"\n") == NOTHING, split
+
+
+def test_a_lock_librarys_error_without_lock_in_its_name_counts_where_a_lock_is_named():
+    assert verdict(b"import redis_lock\ntry:\n    m.release()\nexcept redis_lock.NotAcquired:\n    pass\n") == MORE
+    assert verdict(b"try:\n    m.release()\nexcept NotAcquired:\n    pass\n") == NOTHING
