@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import libcst as cst
+import pytest
 from click.testing import CliRunner
 
 from leaselint import cli, parsing
@@ -112,3 +113,81 @@ def test_verbose_says_once_what_runs_at_libcsts_own_pace(monkeypatch, tmp_path):
     assert "LL001" in result.output
     quiet = CliRunner().invoke(cli.main, ["--isolated", "--no-cache", str(sample)])
     assert "note:" not in quiet.output
+
+
+# Node making: each class's `__init__` writes through its slots (parsing.fast_inits).
+INIT_TEXTS = [
+    CASE,
+    "x = f(a, *b, k=1, **c)[1:2] if y else {1: 2}\n",
+    "@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n    async with x as y:\n        return [z async for z in y]\n",
+    "class C(B, metaclass=M):\n    '''doc'''\n    x: int = 1\n    def g(self): yield from h()\n",
+    "try:\n    pass\nexcept* E as e:\n    raise\nfinally:\n    del a[0]\n",
+    "match p:\n    case [1, *r] | {'k': v} if v:\n        pass\n",
+    "s = f'{a!r:>{w}}' 'y'\nb = rb'x'\nlambda q=1: (yield)\n",
+]
+
+
+def _with_libcst_inits(make):
+    parsing._plain_inits()
+    try:
+        return make()
+    finally:
+        parsing._fast_inits[:] = []
+        assert parsing.fast_inits()
+
+
+def test_nodes_made_through_their_slots_are_libcsts_nodes():
+    assert parsing.fast_inits()
+    assert hasattr(cst.Call.__dict__["__init__"], "libcst_own")
+    for text in INIT_TEXTS:
+        fast = cst.parse_module(text)
+        own = _with_libcst_inits(lambda: cst.parse_module(text))
+        assert fast.deep_equals(own) and fast.code == own.code == text
+    # By hand: positional and keyword arguments, defaults, factories, the node check, a missing argument.
+    made = cst.Call(cst.Name("f"), [cst.Arg(cst.Integer("1"), keyword=cst.Name("k"))])
+    own = _with_libcst_inits(lambda: cst.Call(cst.Name("f"), [cst.Arg(cst.Integer("1"), keyword=cst.Name("k"))]))
+    assert made.deep_equals(own) and made.whitespace_after_func is not own.whitespace_after_func
+    assert cst.Module(body=[]).code_for_node(made) == "f(k = 1)"
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+    with pytest.raises(TypeError):
+        cst.Call()  # type: ignore[call-arg]
+    with pytest.raises(Exception):  # frozen: no assignment after the node is made
+        made.func = cst.Name("g")  # type: ignore[misc]
+
+
+def test_node_classes_made_otherwise_keep_libcsts_init(monkeypatch):
+    expected = _outcome(CASE)
+    parsing._plain_inits()
+    monkeypatch.setattr(parsing, "_fast_inits", [])
+    import dataclasses
+
+    monkeypatch.delattr(dataclasses, "_HAS_DEFAULT_FACTORY")  # a dataclasses of another shape
+    try:
+        assert not parsing.fast_inits()
+        assert not hasattr(cst.Call.__dict__["__init__"], "libcst_own")
+        assert _outcome(CASE) == expected
+        assert any("made by its own __init__" in note for note in parsing.fast_path_notes())
+    finally:
+        monkeypatch.undo()
+        parsing._fast_inits[:] = []
+        assert parsing.fast_inits()
+
+
+def test_a_class_whose_init_takes_other_arguments_keeps_it(monkeypatch):
+    """A class whose `__init__` is not the dataclass one of its fields (here: one more argument)."""
+
+    def other_init(self, value, lpar=(), rpar=(), extra=None):
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "lpar", lpar)
+        object.__setattr__(self, "rpar", rpar)
+        self.__post_init__()
+
+    import dataclasses
+
+    factory = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+    monkeypatch.setattr(cst.Name, "__init__", other_init)
+    made = parsing._slot_init(cst.Name, dataclasses, factory)
+    import inspect
+
+    assert made is None or not parsing._same_signature(inspect.signature(other_init), inspect.signature(made), factory)
