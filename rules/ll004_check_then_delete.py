@@ -180,7 +180,7 @@ class CheckThenDelete(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of, key_text = context.model.code_of, context.model.key_text
+        key_text = context.model.key_text
         for lease in context.model.leases:
             for release in lease.releases:
                 check = release.check

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.diagnostics import Diagnostic
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
@@ -142,7 +142,7 @@ class ClaimWithoutDeadline(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of, key_text = context.model.code_of, context.model.key_text
+        key_text = context.model.key_text
         reported: set[int] = set()
         for lease in context.model.leases:
             for claim in lease.claims:

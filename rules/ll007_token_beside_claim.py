@@ -122,7 +122,7 @@ class TokenBesideClaim(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of, key_text = context.model.code_of, context.model.key_text
+        key_text = context.model.key_text
         for lease in context.model.leases:
             if not lease.side_writes:
                 continue

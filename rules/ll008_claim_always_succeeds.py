@@ -4,7 +4,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.diagnostics import Diagnostic
 from leaselint.rule import Context, Invalid, Rule, Valid
 
 

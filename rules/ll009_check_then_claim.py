@@ -216,7 +216,7 @@ class CheckThenClaim(Rule):
 
 
     def check(self, context: Context) -> Iterator[Diagnostic]:
-        code_of, key_text = context.model.code_of, context.model.key_text
+        key_text = context.model.key_text
         for lease in context.model.leases:
             for claim in lease.claims:
                 check = claim.read_check

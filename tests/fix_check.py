@@ -1202,7 +1202,6 @@ def _function_scenarios(world_for: Callable[[], World], api: Api) -> Scenarios:
         drive = Driver(world, api)
         call = lambda who: (lambda: _call(world, api, who))  # noqa: E731
         drive.step("a runs", call("a"))
-        left = set(world.store.keys())
         world.store.flush()  # what a run leaves has expired before the next
         drive.step("a runs again", call("a"))
         world.store.flush()

@@ -10,7 +10,6 @@ import libcst as cst
 import pytest
 
 from fix_check import DiskcacheFamily, MongoFamily, DynamoFamily, Etcd2Family, Etcd3gwFamily, EtcdFamily, MemcachedFamily, RedisFamily, World, _same, lease_apis, run_scenarios
-from leaselint.diagnostics import Applicability
 from leaselint.model.build import build_model
 from leaselint.rules import ALL_RULES
 from leaselint.runner import lint_text
