@@ -437,6 +437,8 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         for store, spec in stores.claim_specs(method):
             if store.recognised_only and not facts.recognisable(store, call.func.value):  # type: ignore[attr-defined]
                 continue
+            if spec.form == "orm" and not _lock_row_create(call):
+                continue
             if spec.form != "call" or spec.command is not None or spec.needs_reply:
                 return True
             if spec.flag is not None and not _flag_set(_arg(call, spec.flag), spec.flag_value):
@@ -450,6 +452,19 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         if method in _multi():
             return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
     return plain_writes and _read_then_set(tree)
+
+
+def _lock_row_create(call) -> bool:
+    """`JobLock.objects.create(name=key, ...)`, as the model takes a row claim: a model named for a
+    lock, keyword arguments alone, one of them naming the row (`self.create(**params)` is none)."""
+    import ast
+
+    manager = call.func.value
+    if not (isinstance(manager, ast.Attribute) and manager.attr == "objects" and isinstance(manager.value, ast.Name)):
+        return False
+    if call.args or any(k.arg is None for k in call.keywords):
+        return False
+    return stores.lock_model_name(manager.value.id) and any(k.arg in stores.ROW_KEY_FIELDS for k in call.keywords)
 
 
 def _read_then_set(tree) -> bool:

@@ -2135,10 +2135,7 @@ def _used_as_claim(claim: Claim) -> bool:
     )
 
 
-def _lock_model(name: str | None) -> bool:
-    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases."""
-    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name or "")}
-    return bool(words & set(stores.LOCK_CLASS_WORDS))
+_lock_model = stores.lock_model_name
 
 
 def _names_a_lock(shape) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from leaselint.model import stores
 from leaselint.model.keys import literal_string
 from leaselint.model.traverse import walk
 
@@ -363,7 +364,7 @@ def _transaction_call(node: cst.BaseExpression):
 # Django's ORM ---------------------------------------------------------------
 
 # Fields that name a row's lock, in the order a claim's key is looked for.
-ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource", "lock_key", "lock_id")
+ROW_KEY_FIELDS = stores.ROW_KEY_FIELDS
 
 
 def _model_manager(node: cst.BaseExpression) -> str | None:
