@@ -460,7 +460,7 @@ def _lock_row_create(call) -> bool:
     import ast
 
     manager = call.func.value
-    if not (isinstance(manager, ast.Attribute) and manager.attr == "objects" and isinstance(manager.value, ast.Name)):
+    if not (isinstance(manager, ast.Attribute) and manager.attr == stores.ORM_MANAGER and isinstance(manager.value, ast.Name)):
         return False
     if call.args or any(k.arg is None for k in call.keywords):
         return False

@@ -1162,7 +1162,7 @@ class Classifier:
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "orm":
             found = documents.orm_claim(call)
-            return found if found is not None and _lock_model(found.model) else None
+            return found if found is not None and stores.lock_model_name(found.model) else None
         if spec.form == "mongo":
             return documents.mongo_claim(call, spec.method)
         if spec.form == "builder":
@@ -1864,7 +1864,7 @@ class Classifier:
             entries = [("_id", document.key)] if document is not None else []
         elif spec.form == "orm":
             document = documents.orm_release(call)
-            document = document if document is not None and _lock_model(document.model) else None
+            document = document if document is not None and stores.lock_model_name(document.model) else None
             entries = [(document.key_field, document.key)] if document is not None else []
         else:
             if spec.form == "etcd3gw":
@@ -2133,9 +2133,6 @@ def _used_as_claim(claim: Claim) -> bool:
         or _names_a_lock(claim.key_shape)
         or _names_a_lock(claim.receiver_shape)
     )
-
-
-_lock_model = stores.lock_model_name
 
 
 def _names_a_lock(shape) -> bool:

@@ -363,15 +363,11 @@ def _transaction_call(node: cst.BaseExpression):
 
 # Django's ORM ---------------------------------------------------------------
 
-# Fields that name a row's lock, in the order a claim's key is looked for.
-ROW_KEY_FIELDS = stores.ROW_KEY_FIELDS
-
-
 def _model_manager(node: cst.BaseExpression) -> str | None:
     """`JobLock.objects` -> "JobLock"."""
     if (
         isinstance(node, cst.Attribute)
-        and node.attr.value == "objects"
+        and node.attr.value == stores.ORM_MANAGER
         and isinstance(node.value, cst.Name)
     ):
         return node.value.value
@@ -389,7 +385,7 @@ def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression] | None:
 
 
 def _row_key(fields: dict[str, cst.BaseExpression]) -> str | None:
-    return next((name for name in ROW_KEY_FIELDS if name in fields), None)
+    return next((name for name in stores.ROW_KEY_FIELDS if name in fields), None)
 
 
 def orm_claim(call: cst.Call) -> Document | None:

@@ -801,6 +801,18 @@ ETCD3GW = Store(
     lock_named_words=((b"etcd3gw", b"request_put"),),
 )
 
+# The manager a Django model's rows are made through, and the fields that name a lock model's row
+# (`JobLock.objects.create(name=key, ...)`), in the order a claim's key is looked for.
+ORM_MANAGER = "objects"
+ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource", "lock_key", "lock_id")
+_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+
+
+def lock_model_name(name: str | None) -> bool:
+    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases (LOCK_CLASS_WORDS)."""
+    return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))
+
+
 # Rows of a lock model through Django's ORM: `JobLock.objects.create(name=key, owner=token, ...)`,
 # raising IntegrityError on the unique name, claims; `JobLock.objects.filter(name=key).delete()` is
 # blind, with the owner in the filter checked. Only models named for a lock (LOCK_CLASS_WORDS).
@@ -1018,14 +1030,6 @@ LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "own
 # A class named for one of these (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock
 # class: a claim-shaped `add(key, value, ...)` in it claims, whatever its receiver (see lock_shaped).
 LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
-# The fields that name a lock model's row (`JobLock.objects.create(name=key, ...)`).
-ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource", "lock_key", "lock_id")
-_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
-
-
-def lock_model_name(name: str | None) -> bool:
-    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases."""
-    return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))
 LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
