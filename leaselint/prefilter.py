@@ -469,31 +469,45 @@ def _lock_row_create(call) -> bool:
 
 def _read_then_set(tree) -> bool:
     """An `if` that reads a key (`r.exists(k)`, `cache.get(k)`) and a plain write of the same key on
-    the same receiver anywhere in the file (LL009's shape; the model decides the rest)."""
+    the same receiver later in the same function (LL009's shape, read as the model reads it: one
+    scope, the read first; the model decides the rest)."""
     import ast
 
     read_names, write_names, _ = stores.read_then_write_methods()
-    read = set()
-    for node in ast.walk(tree):
+    reads: dict[tuple, int] = {}
+    writes = []
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    # (node, its scope, inside an `if`/`while` test): a function's scope begins at its body.
+    stack = [(tree, 0, False)]
+    while stack:
+        node, scope, in_test = stack.pop()
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.args:
+            method = node.func.attr
+            if in_test and method in read_names and len(node.args) == 1:
+                ident = (scope, ast.dump(node.func.value), ast.dump(node.args[0]))
+                reads[ident] = min(reads.get(ident, node.lineno), node.lineno)
+            elif method in write_names:
+                writes.append((scope, node))
+        if isinstance(node, functions):
+            inner = id(node)
+            for item in node.body:
+                stack.append((item, inner, False))
+            for part in (*node.decorator_list, node.args, node.returns):
+                if part is not None:
+                    stack.append((part, scope, in_test))
+            continue
         if isinstance(node, (ast.If, ast.While)):
-            for part in ast.walk(node.test):
-                if (
-                    isinstance(part, ast.Call)
-                    and isinstance(part.func, ast.Attribute)
-                    and part.func.attr in read_names
-                    and len(part.args) == 1
-                ):
-                    read.add((ast.dump(part.func.value), ast.dump(part.args[0])))
-    if not read:
+            stack.append((node.test, scope, True))
+            for item in (*node.body, *node.orelse):
+                stack.append((item, scope, in_test))
+            continue
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, scope, in_test))
+    if not reads:
         return False
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in write_names
-            and node.args
-            and (ast.dump(node.func.value), ast.dump(node.args[0])) in read
-        ):
+    for scope, call in writes:
+        line = reads.get((scope, ast.dump(call.func.value), ast.dump(call.args[0])))
+        if line is not None and line <= call.lineno:
             return True
     return False
 
@@ -520,6 +534,8 @@ class _Facts:
         self.imported_names: set[str] = set()
         self.bound_names: set[str] = set()
         self.bound_attrs: set[str] = set()
+        # Functions and methods: the model follows one that is called (`get_client()`, `self.client()`).
+        self.defined_names: set[str] = set()
         # A class of the file is lock-shaped (stores.lock_shaped).
         self.lock_class = False
 
@@ -559,7 +575,7 @@ class _Facts:
                     self.imports.add(f"{node.module}.{alias.name}" if node.module else alias.name)
                     self.imported_names.add(alias.asname or alias.name)
             elif kind in functions:
-                self.bound_names.add(node.name)  # `get_client()`: a factory the model may follow
+                self.defined_names.add(node.name)
             elif kind is ast.arg and node.annotation is not None:
                 # `client: GlideClient`: the model may know the client by its annotation.
                 self.bound_names.add(node.arg)
@@ -592,12 +608,18 @@ class _Facts:
             return False
         if store.module_wide:
             return True
-        node = receiver
+        node, called = receiver, False
         while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
-            if isinstance(node, ast.Attribute) and (node.attr in self.bound_attrs or node.attr in self.bound_names):
-                return True  # perhaps a `self` attribute set somewhere
-            node = node.func if isinstance(node, ast.Call) else node.value
-        return isinstance(node, ast.Name) and (node.id in self.imported_names or node.id in self.bound_names)
+            if isinstance(node, ast.Attribute) and self._may_make(node.attr, called):
+                return True  # perhaps a `self` attribute set somewhere, or a method that makes it
+            called = isinstance(node, ast.Call)
+            node = node.func if called else node.value
+        return isinstance(node, ast.Name) and (node.id in self.imported_names or self._may_make(node.id, called))
+
+    def _may_make(self, name: str, called: bool) -> bool:
+        """A name bound to a value, or a function called there (`get_client()`): a method not called
+        (a `cached_property` holding the client) is a value the model does not follow."""
+        return name in self.bound_attrs or name in self.bound_names or (called and name in self.defined_names)
 
 
 def _arg(call, where):

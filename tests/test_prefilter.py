@@ -271,3 +271,84 @@ def test_second_look_passes_over_an_orms_own_create_and_keeps_a_lock_rows():
     assert worth_parsing(row)
     assert not worth_parsing(row.replace("JobLock", "JobRecord"))
     assert not worth_parsing(row.replace("name=key", "title=key"))
+
+
+# A cache backend whose client is a cached property (as a store's cache adapter makes it): the model
+# follows assigned attributes and called factories, not a property read by name.
+PROPERTY_CLIENT = textwrap.dedent(
+    """
+    from functools import cached_property
+
+
+    class MemoBackend:
+        def __init__(self, servers, library):
+            self._servers = servers
+            self._factory = library.Client
+
+        @cached_property
+        def _cache(self):
+            return self._factory(self._servers)
+
+        def add(self, key, value, timeout=0):
+            return self._cache.add(key, value, timeout)
+
+
+    class PymemcacheBackend(MemoBackend):
+        def __init__(self, servers):
+            import pymemcache
+
+            super().__init__(servers, pymemcache)
+    """
+)
+
+
+def test_second_look_does_not_follow_a_property_the_model_does_not():
+    assert verdict(PROPERTY_CLIENT.encode()) == CLAIM_WORDS
+    assert not worth_parsing(PROPERTY_CLIENT)
+    assert lint_text(SourceText(PROPERTY_CLIENT), "case.py", Settings()).diagnostics == []
+    # Called, the method is a factory the model follows.
+    called = PROPERTY_CLIENT.replace("self._cache.add(", "self._cache().add(").replace("@cached_property\n", "")
+    assert worth_parsing(called)
+    # Assigned, the attribute is one the model reads: pymemcache's `add` answers True unless asked not to.
+    assigned = PROPERTY_CLIENT.replace("self._factory = library.Client", "self.mc = pymemcache.Client(servers)")
+    assigned = assigned.replace("self._cache.add(", "self.mc.add(").replace("from functools", "import pymemcache\nfrom functools")
+    assert worth_parsing(assigned)
+    assert [d.code for d in lint_text(SourceText(assigned), "case.py", Settings()).diagnostics] == ["LL008"]
+
+
+# A cache backend's own read-then-write methods: the read in one method, the write of that key in another.
+SPLIT_READ_WRITE = textwrap.dedent(
+    """
+    class LockingCache:
+        def incr(self, key, delta):
+            client = self.client_for(key)
+            if not client.exists(key):
+                raise ValueError(key)
+            return client.incrby(key, delta)
+
+        def put(self, key, value, timeout):
+            client = self.client_for(key)
+            client.set(key, value, ex=timeout)
+
+        def drop(self, key):
+            client = self.client_for(key)
+            return client.delete(key)
+
+        def add(self, key, value):
+            client = self.client_for(key)
+            return client.set(key, value, nx=True)
+    """
+)
+
+
+def test_second_look_takes_a_read_then_write_in_one_function_alone():
+    assert verdict(SPLIT_READ_WRITE.encode()) == CLAIM_WORDS
+    assert not worth_parsing(SPLIT_READ_WRITE)
+    assert lint_text(SourceText(SPLIT_READ_WRITE), "case.py", Settings()).diagnostics == []
+    # The write after the read in the same method: LL009's shape, kept for the model.
+    joined = SPLIT_READ_WRITE.replace("return client.incrby(key, delta)", "client.set(key, 1)")
+    assert worth_parsing(joined)
+    # The write before the read: no check-then-claim.
+    before = SPLIT_READ_WRITE.replace("client = self.client_for(key)\n        if", "client.set(key, 1)\n        if")
+    assert before != SPLIT_READ_WRITE
+    assert not worth_parsing(before)
