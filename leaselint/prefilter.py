@@ -99,6 +99,15 @@ def _table() -> dict:
         "lock_named_words": stores.lock_named_words(),
         "lock_named_more": lock_named_more,
         "lock_named_modules": _fewest({m for m, _ in stores.lock_named_words()}),
+        # (module words, `<Model>.objects` pattern) of the stores whose rows claim (an ORM's lock model).
+        "row_managers": tuple(
+            (
+                tuple(m.encode() for m in store.modules),
+                re.compile(rb"\b(\w+)(?:\s|\\)*\.(?:\s|\\)*" + stores.ORM_MANAGER.encode() + rb"\b"),
+            )
+            for store in stores.STORES
+            if any(spec.form == "orm" for spec in store.claims)
+        ),
         # A function named like a store method (a store API of the module's own): the second look decides.
         "method_defs": re.compile(
             rb"\bdef\s+_*(?:" + b"|".join(re.escape(m.encode()) for m in sorted(stores.method_names())) + rb")\s*\("
@@ -221,7 +230,7 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
         # and deletes (a script's release brings `ARGV`, a word scanned above).
         named_lock = named_lock or bool(path and names_lock(path))
-        if named_lock and _lock_named_claim(data, table):
+        if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
             return CLAIM_WORDS
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
@@ -246,7 +255,7 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         return MORE if _store_release(data, table) else CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
     named_lock = named_lock or bool(path and names_lock(path))
-    if named_lock and _lock_named_claim(data, table):
+    if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
         return CLAIM_WORDS
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
@@ -265,6 +274,17 @@ def _store_release(data: bytes, table: dict) -> bool:
         any(module in head for module in modules) and any(word in data for word in releases)
         for modules, releases in table["store_releases"]
     ) and table["method_defs"].search(data) is None
+
+
+def _lock_row(data: bytes, table: dict) -> bool:
+    """The manager of a model named for a lock (`JobLock.objects`) in a file that names the ORM's
+    module near its top: a row claim may be there (the second look asks as the model does)."""
+    head = data[:_HEAD]
+    for modules, manager in table["row_managers"]:
+        if any(module in head for module in modules) and stores.ORM_MANAGER.encode() in data:
+            if any(stores.lock_model_name(m.group(1).decode("ascii", "replace")) for m in manager.finditer(data)):
+                return True
+    return False
 
 
 def _lock_named_claim(data: bytes, table: dict) -> bool:

@@ -230,8 +230,8 @@ def test_a_lock_librarys_error_without_lock_in_its_name_counts_where_a_lock_is_n
 
 
 # An ORM's own get-or-create (a queryset creating rows under IntegrityError) beside a lock word: no
-# lock model's row is claimed, so CPython's look passes it over (it sent a 107 KB module of Django to
-# libcst on every run); a lock model's create is kept.
+# lock model's row is claimed, so the prefilter drops it (it sent a 107 KB module of Django to libcst
+# on every run); a lock model's create is kept, with IntegrityError caught or not.
 QUERYSET = textwrap.dedent(
     """
     from django.db import IntegrityError, transaction
@@ -255,9 +255,8 @@ QUERYSET = textwrap.dedent(
 )
 
 
-def test_second_look_passes_over_an_orms_own_create_and_keeps_a_lock_rows():
-    assert verdict(QUERYSET.encode()) == CLAIM_WORDS
-    assert not worth_parsing(QUERYSET)
+def test_an_orms_own_create_is_dropped_and_a_lock_rows_is_kept():
+    assert verdict(QUERYSET.encode()) == NOTHING
     row = QUERYSET + textwrap.dedent(
         """
         def take(key, token):
@@ -268,9 +267,42 @@ def test_second_look_passes_over_an_orms_own_create_and_keeps_a_lock_rows():
             return True
         """
     )
+    assert verdict(row.encode()) == CLAIM_WORDS
     assert worth_parsing(row)
-    assert not worth_parsing(row.replace("JobLock", "JobRecord"))
+    assert verdict(row.replace("JobLock", "JobRecord").encode()) == NOTHING
     assert not worth_parsing(row.replace("name=key", "title=key"))
+    # The manager on a line of its own (inside parentheses) is still the lock model's.
+    assert verdict(row.replace("JobLock.objects", "(JobLock\n                .objects").replace("owner=token)", "owner=token))").encode()) == CLAIM_WORDS
+
+
+# A lock model's row claimed without catching IntegrityError (the claim answers by raising), in a file
+# whose text holds no other store word: the prefilter once dropped it.
+UNCAUGHT_ROW = textwrap.dedent(
+    """
+    from django.db import models
+
+
+    class NightlyLease(models.Model):
+        name = models.CharField(max_length=100, unique=True)
+        holder = models.CharField(max_length=40)
+
+
+    def nightly(job):
+        NightlyLease.objects.create(name=job, holder="cron")
+        try:
+            run(job)
+        finally:
+            NightlyLease.objects.filter(name=job).delete()
+    """
+)
+
+
+def test_a_lock_rows_claim_without_its_error_caught_is_kept():
+    assert verdict(UNCAUGHT_ROW.encode()) == CLAIM_WORDS
+    assert worth_parsing(UNCAUGHT_ROW)
+    codes = [d.code for d in lint_text(SourceText(UNCAUGHT_ROW), "jobs.py", Settings()).diagnostics]
+    assert codes == ["LL005", "LL002", "LL001"]
+    assert verdict(UNCAUGHT_ROW.replace("from django.db", "from peewee").encode()) == NOTHING
 
 
 # A cache backend whose client is a cached property (as a store's cache adapter makes it): the model

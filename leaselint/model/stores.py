@@ -831,7 +831,6 @@ DJANGO_ORM = Store(
         "the row has no expiry field: add one, and take over an expired row in one step "
         "(`filter(name=key, expires_at__lt=now).delete()` before the create)"
     ),
-    lock_named_words=((b"django", b"IntegrityError"),),
 )
 
 # etcd3-py (`etcd3.Client`, beside python-etcd3's `etcd3.client`): a transaction builder,

@@ -116,4 +116,62 @@ INVALID = [
     """,
         applicability=Applicability.SAFE,
     ),
+    # A lease model's row claimed without catching IntegrityError (the claim answers by raising): the
+    # prefilter once dropped such a file, whose text holds no other store word.
+    Invalid(
+        """\
+        import secrets
+        from datetime import timedelta
+
+        from django.db import models
+        from django.utils import timezone
+
+
+        class ReportLease(models.Model):
+            name = models.CharField(max_length=120, unique=True)
+            holder = models.CharField(max_length=32)
+            expires_at = models.DateTimeField()
+
+
+        def build_report(day):
+            # A second worker's create raises IntegrityError: it never reaches the report.
+            ReportLease.objects.create(
+                name=f"report:{day}", holder=secrets.token_hex(16), expires_at=timezone.now() + timedelta(minutes=10)
+            )
+            try:
+                render(day)
+            finally:
+                ReportLease.objects.filter(name=f"report:{day}").delete()
+    """,
+        line=22,
+        column=9,
+        fixed="""\
+        import logging
+        import secrets
+        from datetime import timedelta
+
+        from django.db import models
+        from django.utils import timezone
+
+
+        class ReportLease(models.Model):
+            name = models.CharField(max_length=120, unique=True)
+            holder = models.CharField(max_length=32)
+            expires_at = models.DateTimeField()
+
+
+        def build_report(day):
+            # A second worker's create raises IntegrityError: it never reaches the report.
+            token = secrets.token_hex(16)
+            ReportLease.objects.create(
+                name=f"report:{day}", holder=token, expires_at=timezone.now() + timedelta(minutes=10)
+            )
+            try:
+                render(day)
+            finally:
+                if ReportLease.objects.filter(name=f"report:{day}", holder=token).delete()[0] == 0:
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"report:{day}")
+    """,
+        applicability=Applicability.UNSAFE,
+    ),
 ]
