@@ -103,7 +103,7 @@ def _table() -> dict:
         "row_managers": tuple(
             (
                 tuple(m.encode() for m in store.modules),
-                re.compile(rb"\b(\w+)(?:\s|\\)*\.(?:\s|\\)*" + stores.ORM_MANAGER.encode() + rb"\b"),
+                re.compile(rb"\.(?:\s|\\)*" + stores.ORM_MANAGER.encode() + rb"\b"),
             )
             for store in stores.STORES
             if any(spec.form == "orm" for spec in store.claims)
@@ -282,8 +282,13 @@ def _lock_row(data: bytes, table: dict) -> bool:
     head = data[:_HEAD]
     for modules, manager in table["row_managers"]:
         if any(module in head for module in modules) and stores.ORM_MANAGER.encode() in data:
-            if any(stores.lock_model_name(m.group(1).decode("ascii", "replace")) for m in manager.finditer(data)):
-                return True
+            for found in manager.finditer(data):
+                # The name before the dot, over spaces, line ends and a backslash continuing a line.
+                end = found.start()
+                while end > 0 and data[end - 1 : end] in b" \t\r\n\\":
+                    end -= 1
+                if stores.lock_model_name(_name_before(data, end).decode("ascii", "replace")):
+                    return True
     return False
 
 
@@ -358,11 +363,24 @@ def _add_claim(data: bytes, table: dict, holds) -> bool:
             if lock_class:
                 return True
             if library is None:
-                library = any(word in data for word in table["add_words"]) or any(
+                library = any(_imported(data, word) for word in table["add_words"]) or any(
                     pattern.search(data) for pattern in table["add_from"]
                 )
             if library:
                 return True
+    return False
+
+
+# An import statement's start: at the line's start, or after `try:`, `else:` or `;`.
+_IMPORT_WORD = re.compile(rb"(?:^|[:;])[ \t]*(?:import|from)\b")
+
+
+def _imported(data: bytes, word: bytes) -> bool:
+    """`word` (a store's module) in an import statement's line: the model knows a client by the
+    file's imports, not by a module named in a comment or a string."""
+    for at in _find_all(data, word):
+        if _IMPORT_WORD.search(data[data.rfind(b"\n", 0, at) + 1 : at]):
+            return True
     return False
 
 

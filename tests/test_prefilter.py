@@ -271,7 +271,8 @@ def test_an_orms_own_create_is_dropped_and_a_lock_rows_is_kept():
     assert worth_parsing(row)
     assert verdict(row.replace("JobLock", "JobRecord").encode()) == NOTHING
     assert not worth_parsing(row.replace("name=key", "title=key"))
-    # The manager on a line of its own (inside parentheses) is still the lock model's.
+    # The manager on a line of its own (inside parentheses, or after a backslash) is still the lock model's.
+    assert verdict(row.replace("JobLock.objects", "JobLock \\\n    .objects").encode()) == CLAIM_WORDS
     assert verdict(row.replace("JobLock.objects", "(JobLock\n                .objects").replace("owner=token)", "owner=token))").encode()) == CLAIM_WORDS
 
 
@@ -384,3 +385,24 @@ def test_second_look_takes_a_read_then_write_in_one_function_alone():
     before = SPLIT_READ_WRITE.replace("client = self.client_for(key)\n        if", "client.set(key, 1)\n        if")
     assert before != SPLIT_READ_WRITE
     assert not worth_parsing(before)
+
+
+# A cache API's base class: `self.add(...)` with a store's module named only in its prose.
+PROSE_ONLY = textwrap.dedent(
+    '''
+    class Cache:
+        def get_or_set(self, key, default, timeout=None):
+            """Some backends (memcached, from what pylibmc says) answer this in one call."""
+            value = self.get(key)
+            if value is None:
+                self.add(key, default, timeout)
+                value = self.get(key, default)
+            return value
+    '''
+)
+
+
+@pytest.mark.parametrize("line", ["import pylibmc\n", "try: import pylibmc\nexcept ImportError: pass\n", "from diskcache import Cache as Disk\n"])
+def test_an_add_is_a_claims_word_where_its_store_is_imported_not_named(line):
+    assert verdict(PROSE_ONLY.encode()) == NOTHING
+    assert verdict((line + PROSE_ONLY).encode()) == CLAIM_WORDS
