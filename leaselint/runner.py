@@ -120,7 +120,7 @@ def _run(todo: list, results: list, cache, jobs: int | None) -> None:
                 cache.put(cache.key(source.encode(result.fixed_text), file_settings), result.diagnostics)
 
 
-# From this many files on, a forked process reads and prefilters the first half while this one does
+# From this many files on, a forked process reads and prefilters every other file while this one does
 # the rest (the byte scan is most of a run that parses little).
 SPLIT_FILES = 400
 
@@ -170,13 +170,17 @@ def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilte
     from leaselint.prefilter import verdict
 
     verdict(b"")  # the word table, made once for both processes
-    half = len(paths) // 2
-    theirs = _forked(lambda: look(paths[:half]))
-    mine = look(paths[half:])
+    # Every other file each: a tree's large modules sit together (Django's db/), and halves by
+    # position left one process 72 % of the work on Django (96 ms against 38 ms).
+    theirs_paths, mine_paths = paths[0::2], paths[1::2]
+    theirs = _forked(lambda: look(theirs_paths))
+    mine = look(mine_paths)
     first = theirs()
-    if first is None or len(first) != half:
-        first = look(paths[:half])
-    return first + mine
+    if first is None or len(first) != len(theirs_paths):
+        first = look(theirs_paths)
+    merged: list = [None] * len(paths)
+    merged[0::2], merged[1::2] = first, mine
+    return merged
 
 
 def _forked(work):

@@ -246,8 +246,8 @@ def test_files_the_second_look_passes_over_are_cached_as_passed_over(tmp_path, m
     assert _findings([str(path)], jobs=1, cache=Cache(cache_dir)) == []
 
 
-def test_first_half_read_in_a_forked_process_gives_the_same_results(tree, tmp_path):
-    """Past SPLIT_FILES files, a forked process reads and prefilters the first half: nothing changes,
+def test_every_other_file_read_in_a_forked_process_gives_the_same_results(tree, tmp_path):
+    """Past SPLIT_FILES files, a forked process reads and prefilters every other file: nothing changes,
     with or without a cache (run in a fresh interpreter: the test process has threads)."""
     (tmp_path / "folder.py").mkdir()  # a path that cannot be read: its LL000 comes back from the fork
     files = tree + [str(tmp_path / "folder.py")]
