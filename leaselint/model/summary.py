@@ -25,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.model import stores
-from leaselint.model.keys import free_names, literal_string
+from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import count_names
 from leaselint.model.traverse import TRIVIA, children
 from leaselint.project import outside_project
@@ -110,26 +110,31 @@ class _Expand(NameTransformer):
                     break
                 params = self.params if where is self.scope else set()
                 inner = _Expand(where, self.module_scope, params, self.depth + 1, self.functions)
-                expanded = value.visit(inner)
+                expanded = inner.expand(value)
                 if inner.failed:
                     break
-                return cst.ensure_type(expanded, cst.BaseExpression)
+                return expanded
             break
         self.failed = True
         return updated_node
+
+    def expand(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """`node` with its locals replaced (`failed` says when one cannot be). A node of parameters
+        alone, or a lone name, is done without libcst's visit (most keys are one or the other)."""
+        if _names(node) <= self.params | KEY_BUILTINS:
+            return node  # nothing to replace
+        if type(node) is cst.Name:
+            return self.variable(node)  # what the visit's leave_Name does for it
+        return cst.ensure_type(node.visit(self), cst.BaseExpression)
 
 
 def _in_params(
     node: cst.BaseExpression, scope, module_scope, params: set[str], functions=frozenset()
 ) -> cst.BaseExpression | None:
     """`node` written with the function's parameters alone (and calls of the module's functions), or None."""
-    if _names(node) <= params | KEY_BUILTINS:
-        return node  # nothing to replace
     expand = _Expand(scope, module_scope, params, 0, functions)
-    expanded = node.visit(expand)
-    if expand.failed:
-        return None
-    return cst.ensure_type(expanded, cst.BaseExpression)
+    expanded = expand.expand(node)
+    return None if expand.failed else expanded
 
 
 def _names(node: cst.CSTNode) -> set[str]:
@@ -193,7 +198,7 @@ def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:
 
 
 def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node).strip()
+    return code_of(node).strip()
 
 
 def _returns(node: cst.CSTNode) -> list[cst.Return]:
