@@ -100,6 +100,9 @@ class LeaseFixer:
         self.origins = model.origins
         self.release_style = release_style
         self._source = text
+        # (lease, release) ids -> the Token, or the NoFix saying why there is none: LL001's fix and
+        # LL002/LL003's (which rewrite the same release) ask for the same one.
+        self._tokens: dict[tuple[int, int], Token | NoFix] = {}
 
     @cached_property
     def text(self) -> str:
@@ -151,6 +154,18 @@ class LeaseFixer:
 
     def token_for(self, lease: Lease, release: Release) -> Token:
         """The holder token at the release, inventing and carrying one when needed."""
+        key = (id(lease), id(release))
+        found = self._tokens.get(key)
+        if found is None:
+            try:
+                found = self._tokens[key] = self._token_for(lease, release)
+            except NoFix as why:
+                found = self._tokens[key] = why
+        if isinstance(found, NoFix):
+            raise NoFix(*found.args)
+        return found
+
+    def _token_for(self, lease: Lease, release: Release) -> Token:
         same_function = [c for c in lease.claims if c.scope is release.scope]
         cls = release.scope.cls
         same_class = [c for c in lease.claims if cls is not None and c.scope.cls is cls and c.scope.self_name]
