@@ -409,3 +409,121 @@ def test_helper_pair_fix_counts_every_use_of_the_names(extra, fixed):
     found = [d for d in lint_text(SourceText(HELPER_PAIR + extra), "jobs.py", Settings()).diagnostics if d.code == "LL001"]
     assert [d.start.line for d in found] == [11]
     assert (found[0].fix is not None) is fixed
+
+
+KEYS_MODULE = textwrap.dedent(
+    """\
+    import redis
+
+    r = redis.Redis()
+    PREFIX = "jobs"
+    LOCK = "jobs:lock"
+
+
+    def _name(job):
+        return f"{PREFIX}:{job}"
+
+
+    def plain(job):
+        return r.set(f"lock:{job}", "1", nx=True, ex=60)
+
+
+    def local(job, shard):
+        key = f"lock:{shard}:{job}"
+        return r.set(key, "1", nx=True, ex=60)
+
+
+    def chained(job):
+        base = f"lock:{job}"
+        key = base
+        return r.set(key, "1", nx=True, ex=60)
+
+
+    def constant(job):
+        return r.set(LOCK, job, nx=True, ex=60)
+
+
+    def helper(job):
+        return r.set(_name(job), "1", nx=True, ex=60)
+
+
+    def keyword(job):
+        key = "lock:{job}".format(job=job)
+        return r.set(key, "1", nx=True, ex=60)
+
+
+    def unknown(job):
+        key = make(job) if job else other(job)
+        key = key.lower()
+        return r.set(key, "1", nx=True, ex=60)
+
+
+    def release(job, token):
+        key = f"lock:{job}"
+        return r.delete(key)
+    """
+)
+
+
+def test_key_expansion_without_the_visit_is_the_visits():
+    """A key of parameters alone or a lone local is expanded without libcst's visit: the code and
+    the failures are what the visit gives, for every claim and release of a module of such keys."""
+    from leaselint.model import build_model
+    from leaselint.model import summary
+    from leaselint.settings import Settings
+
+    model = build_model(cst.parse_module(KEYS_MODULE), None, Settings().tests)
+    module_scope = model.resolver.module_scope
+    functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
+    events = [*model.claims, *model.releases]
+    assert len(events) == 8
+    seen = set()
+    for event in events:
+        params = set(event.scope.params)
+        fast = summary._in_params(event.key, event.scope, module_scope, params, functions)
+        expand = summary._Expand(event.scope, module_scope, params, 0, functions)
+        visited = event.key.visit(expand)
+        expected = None if expand.failed else cst.Module([]).code_for_node(visited)
+        got = None if fast is None else cst.Module([]).code_for_node(fast)
+        assert got == expected, event.scope.name
+        seen.add(got)
+    assert {'f"lock:{job}"', 'f"lock:{shard}:{job}"', '"jobs:lock"', "_name(job)", None} <= seen
+
+
+TWO_CLAIMS = textwrap.dedent(
+    """\
+    import redis
+
+    r = redis.Redis()
+
+
+    def acquire_lock(name):
+        return r.set(f"take:{name}", "1", nx=True, ex=60)
+
+
+    def acquire_again(name):
+        return r.set(f"take:{name}", "2", nx=True, ex=60)
+
+
+    def release_lock(name):
+        r.delete(f"take:{name}")
+    """
+)
+
+
+def test_a_releases_token_is_worked_out_once_and_a_refusal_said_again():
+    from leaselint.model import build_model
+    from leaselint.rewrite import LeaseFixer, NoFix
+    from leaselint.settings import Settings
+
+    model = build_model(cst.parse_module(HELPER_PAIR), None, Settings().tests)
+    fixer = LeaseFixer(model, text=HELPER_PAIR)
+    (lease,) = model.leases
+    first = fixer.token_for(lease, lease.releases[0])
+    assert first.new_token and fixer.token_for(lease, lease.releases[0]) is first
+    model = build_model(cst.parse_module(TWO_CLAIMS), None, Settings().tests)
+    fixer = LeaseFixer(model, text=TWO_CLAIMS)
+    (lease,) = model.leases
+    for _ in range(2):
+        with pytest.raises(NoFix, match="^the claim is in another function: return a fresh token"):
+            fixer.token_for(lease, lease.releases[0])
