@@ -379,7 +379,11 @@ def _imported(data: bytes, word: bytes) -> bool:
     """`word` (a store's module) in an import statement's line: the model knows a client by the
     file's imports, not by a module named in a comment or a string."""
     for at in _find_all(data, word):
-        if _IMPORT_WORD.search(data[data.rfind(b"\n", 0, at) + 1 : at]):
+        start = data.rfind(b"\n", 0, at) + 1
+        # Over lines a backslash continues (`import os, \` then the module).
+        while start > 1 and data[start - 2 : start - 1] == b"\\":
+            start = data.rfind(b"\n", 0, start - 2) + 1
+        if _IMPORT_WORD.search(data[start:at]):
             return True
     return False
 

@@ -402,7 +402,15 @@ PROSE_ONLY = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("line", ["import pylibmc\n", "try: import pylibmc\nexcept ImportError: pass\n", "from diskcache import Cache as Disk\n"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "import pylibmc\n",
+        "try: import pylibmc\nexcept ImportError: pass\n",
+        "from diskcache import Cache as Disk\n",
+        "import os, \\\n    pylibmc\n",
+    ],
+)
 def test_an_add_is_a_claims_word_where_its_store_is_imported_not_named(line):
     assert verdict(PROSE_ONLY.encode()) == NOTHING
     assert verdict((line + PROSE_ONLY).encode()) == CLAIM_WORDS
