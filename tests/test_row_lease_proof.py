@@ -4,7 +4,8 @@ The rule's own case claims a row by creating it under a unique name and releases
 timeline runs in a child process (Django is set up once per process) on the original and on the
 copy the CLI fixed: a run in time, a run refused while another worker holds the row, and a run whose
 row expires mid-job and is taken over by worker B before A releases. Unfixed, A's delete removes
-B's row; fixed (the owner joins the filter), B's row stays and A logs the lost lease.
+B's row; fixed (the owner joins the filter), B's row stays and A logs the lost lease. The same for
+the case whose claim leaves IntegrityError to raise (its token moved to a name by the unsafe fix).
 """
 
 from __future__ import annotations
@@ -93,3 +94,72 @@ def test_the_fixed_row_release_leaves_the_next_holders_row(tmp_path):
     assert after["taken_over"] == [True, ["b-token"]]
     assert "lease" not in before_log
     assert after_log.count("WARNING lease nightly expired before release") == 1
+
+
+# The row claim that answers by raising (IntegrityError left to the caller), its token made in the
+# create's arguments: the fix moves the token to a name and checks it at the release.
+UNCAUGHT = textwrap.dedent(
+    next(c.code for c in cases.invalid(RULES_BY_CODE["LL001"]) if "class ReportLease(models.Model)" in c.code)
+)
+
+UNCAUGHT_DRIVER = DRIVER.split("with connection.schema_editor()")[0] + textwrap.dedent(
+    """\
+    from django.db import IntegrityError
+
+    with connection.schema_editor() as editor:
+        editor.create_model(models.ReportLease)
+    rows = models.ReportLease.objects
+
+
+    def holders():
+        return sorted(rows.values_list("holder", flat=True))
+
+
+    def attempt(day, render):
+        models.render = render
+        try:
+            models.build_report(day)
+        except IntegrityError:
+            return ["refused", holders()]
+        return ["ran", holders()]
+
+
+    def take_over(day):
+        rows.filter(name=f"report:{day}").delete()  # A's row expired and B's sweep removed it
+        rows.create(name=f"report:{day}", holder="b-token", expires_at=timezone.now() + timedelta(minutes=5))
+
+
+    found = {}
+    found["in_time"] = attempt("d1", lambda day: None)
+    rows.create(name="report:d2", holder="other", expires_at=timezone.now() + timedelta(minutes=5))
+    found["held"] = attempt("d2", lambda day: None)
+    rows.all().delete()
+    found["taken_over"] = attempt("d3", take_over)
+    print(json.dumps(found))
+    """
+)
+
+
+def test_the_fixed_release_of_a_raising_row_claim_leaves_the_next_holders_row(tmp_path):
+    fixed = fix_copy(tmp_path, UNCAUGHT, "--fix", "--unsafe-fixes").read_text(encoding="utf-8")
+    assert 'ReportLease.objects.filter(name=f"report:{day}", holder=token).delete()[0] == 0' in fixed
+    runs = {}
+    for label, source in (("original", UNCAUGHT), ("fixed", fixed)):
+        app = tmp_path / label / "proofapp"
+        app.mkdir(parents=True)
+        (app / "__init__.py").write_text("")
+        (app / "models.py").write_text(source)
+        done = subprocess.run(
+            [sys.executable, "-c", UNCAUGHT_DRIVER], cwd=app.parent, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        runs[label] = (json.loads(done.stdout), done.stderr)
+    (before, before_log), (after, after_log) = runs["original"], runs["fixed"]
+    # Ordinary use is the same: a run in time frees its row; a held row makes the create raise.
+    assert before["in_time"] == after["in_time"] == ["ran", []]
+    assert before["held"] == after["held"] == ["refused", ["other"]]
+    # Taken over mid-job: the original frees B's row, the fixed one leaves it and logs.
+    assert before["taken_over"] == ["ran", []]
+    assert after["taken_over"] == ["ran", ["b-token"]]
+    assert "lease" not in before_log
+    assert after_log.count("WARNING lease report:d3 expired before release") == 1
