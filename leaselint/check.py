@@ -126,7 +126,7 @@ def _check_module(
     project = settings.project
     if project is not None:
         project = (project[0], project[1], {name: (summary, where) for name, summary, where in project[2]})
-    model = build_model(module, project, settings.tests)
+    model = build_model(module, project, settings.tests, text)
     if summary_out is not None:
         from leaselint.model.summary import exports, wants
 

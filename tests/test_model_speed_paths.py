@@ -102,6 +102,101 @@ def test_positions_match_libcst(name, text):
     assert isinstance(found, dict) and isinstance(node, cst.CSTNode) and where.start.line >= 1
 
 
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_lazy_positions_match_libcst(name, text):
+    """Given the text, statements are made one at a time as their nodes are asked for, last first
+    here; every range is libcst's, and a node of no statement is still found (or is absent)."""
+    from leaselint.model import positions as module_positions
+
+    module = _parse(text)
+    module_positions.positions(_parse("x = 1\n"))  # the cheap pass has run once in this process
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = positions(module, text)
+    for node, where in reversed(list(expected.items())):
+        assert node in found
+        assert found[node] == where, (type(node).__name__, found[node], where)
+        assert found.start_line(node) == where.start.line
+    assert found.get(cst.Name("elsewhere")) is None
+    assert cst.Name("elsewhere") not in found
+    assert found.code == module.code
+    assert len(found) == len(expected)
+
+
+LAZY_TEXT = """\
+import redis
+
+KEY = f"lock:{1}"
+r = redis.Redis()
+
+
+def filler(items):
+    return sorted(items)
+
+
+def release():
+    r.delete(KEY)
+"""
+
+
+def _lazy(text: str):
+    from leaselint.model import positions as module_positions
+
+    module = cst.parse_module(text)
+    module_positions.positions(cst.parse_module("x = 1\n"))
+    return module, module_positions.positions(module, text)
+
+
+def test_lazy_positions_make_only_the_statements_asked_about():
+    from leaselint.model.positions import LazyPositions
+
+    module, found = _lazy(LAZY_TEXT)
+    assert isinstance(found, LazyPositions)
+    call = module.body[-1].body.body[0].body[0].value
+    assert found[call].start.line == 12
+    assert found.pending == [True, True, True, True, False]
+    # A node found by its text in the statements not made yet (the constant's f-string).
+    key = module.body[1].body[0].value
+    assert found[key].start.line == 3
+    assert found.pending == [True, False, True, True, False]
+    # A node of the model's own (no statement's text holds it) is absent, and makes nothing.
+    assert found.get(cst.parse_expression('f"lock:{name}"')) is None
+    assert found.pending == [True, False, True, True, False]
+    # The module itself is in no statement: the whole pass is made.
+    assert found[module].start.line == 1 and found.whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        LAZY_TEXT.replace("KEY = f", "KEY = (\n1,\n)\nOTHER = f"),  # a bracket's line at column 0
+        LAZY_TEXT.replace("def filler", 'DOC = """\ndef not_code\n"""\ndef filler'),  # a string's line
+        LAZY_TEXT.replace("import redis", "import redis\f"),
+        LAZY_TEXT.replace("\n", "\r\n"),
+    ],
+    ids=["bracket", "string", "form-feed", "crlf"],
+)
+def test_lazy_positions_need_every_column_0_line_told_apart(text):
+    from leaselint.model.positions import LazyPositions, Positions
+
+    _, found = _lazy(text)
+    assert isinstance(found, Positions) and not isinstance(found, LazyPositions)
+
+
+def test_lazy_positions_make_the_whole_module_when_a_statement_is_not_the_text_at_its_place():
+    from leaselint.model import positions as module_positions
+
+    module = cst.parse_module(LAZY_TEXT)
+    module_positions.positions(cst.parse_module("x = 1\n"))
+    # The same lines, another text: the made statement's code is not found at its place.
+    other = LAZY_TEXT.replace("def release", "def releasx")
+    found = module_positions.positions(module, other)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    call = module.body[-1].body.body[0].body[0].value
+    assert found[call] == expected[call]
+    assert found.whole and found.code == module.code
+    assert all(found[node] == where for node, where in expected.items())
+
+
 def _recorder(names, skip=()):
     """A visitor class recording visit_X and leave_X for the named classes; visit_X of `skip` returns False."""
 

@@ -119,10 +119,11 @@ def _self_calls(walker: Walker) -> dict:
     return found
 
 
-def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseModel:
+def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
-    module is a test module by its path."""
-    positions = module_positions(module)
+    module is a test module by its path; `text`: the text it was parsed from (positions are then
+    made for the statements asked about)."""
+    positions = module_positions(module, text)
     walker = Walker(positions)
     walk(module, walker)
     assert walker.module_scope is not None
@@ -146,6 +147,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False) -> LeaseM
         classifier.expiries,
         classifier.counted,
         classifier.called,
+        positions.start_line,
     )
     mark_coroutines(leases)
     for lease in leases:

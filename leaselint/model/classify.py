@@ -1955,6 +1955,7 @@ def pair(
     expiries: list[Expire],
     counted: set,
     called: dict[int, set[str]],
+    line_of=None,
 ) -> list[Lease]:
     """Leases: claims and releases of one key of one client; writes and expiries next to their claims.
 
@@ -1979,7 +1980,7 @@ def pair(
         ):
             continue
         if any(
-            _paired(claim, release) and (one_life(claim.scope, release.scope, called) or _lock_key_outside_tests(claim, release))
+            _paired(claim, release, line_of) and (one_life(claim.scope, release.scope, called) or _lock_key_outside_tests(claim, release))
             for claim in lease.claims
         ):
             lease.releases.append(release)
@@ -2088,8 +2089,8 @@ def _lock_key_outside_tests(claim: Claim, release: Release) -> bool:
     return not claim.scope.is_test and not release.scope.is_test and _names_a_lock(claim.key_shape)
 
 
-def _paired(claim: Claim, release: Release) -> bool:
-    if _rebound_between(claim, release) or (
+def _paired(claim: Claim, release: Release, line_of=None) -> bool:
+    if _rebound_between(claim, release, line_of) or (
         _passes_through(claim) and not (_namespaced(claim) and claim.scope is release.scope)
     ):
         return False
@@ -2170,12 +2171,14 @@ def _near(write: Write, claim: Claim) -> bool:
     return write.scope is claim.scope or (cls is not None and write.scope.cls is cls)
 
 
-def _rebound_between(claim: Claim, release: Release) -> bool:
-    """A name of the key or client is assigned again between the claim and the release."""
+def _rebound_between(claim: Claim, release: Release, line_of=None) -> bool:
+    """A name of the key or client is assigned again between the claim and the release. `line_of`:
+    the line of a binding's statement (the model's positions)."""
     if claim.scope is not release.scope or claim.start.line >= release.start.line:
         return False
     names = free_names(claim.key_shape) | free_names(claim.receiver_shape)
-    lines = [line for name in names for line in claim.scope.binding_lines.get(name, [])]
+    statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
+    lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None]
     return any(claim.start.line < line <= release.start.line for line in lines)
 
 

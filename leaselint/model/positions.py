@@ -342,11 +342,16 @@ def fast_path_notes() -> list[str]:
     return notes
 
 
-def positions(module: cst.Module):
+def positions(module: cst.Module, text: str | None = None):
     """Every node's CodeRange, identical to libcst's PositionProvider (and that provider's when the
-    cheap pass cannot run on this libcst)."""
+    cheap pass cannot run on this libcst). With the module's `text`, each top-level statement's
+    ranges are made when a node of it is first asked for (LazyPositions)."""
     if not cheap_positions():
         return ProvidedPositions(module)
+    if text is not None and _cheap:
+        heads = _statement_heads(module, text)
+        if heads is not None:
+            return LazyPositions(module, text, heads)
     if not _brackets:
         brackets_fast_path()
     if not _leaves:
@@ -363,3 +368,200 @@ def positions(module: cst.Module):
     if not _cheap:
         _cheap.append(True)
     return Positions(found, state.tokens, state.popped)
+
+
+# A line that begins with code at column 0: where each top-level statement, decorator and clause of
+# one (`else:`, `except:`) begins, and nowhere else when as many such lines are found as those.
+_CODE_LINE = re.compile(r"^[^ \t\n#]", re.M)
+
+
+def _code_lines(statement: cst.CSTNode) -> int | None:
+    """How many lines of a top-level statement begin with code at column 0; None when not known."""
+    kind = type(statement)
+    if kind is cst.SimpleStatementLine or kind is cst.With or kind is cst.Match:
+        return 1
+    if kind is cst.FunctionDef or kind is cst.ClassDef:
+        return len(statement.decorators) + 1  # type: ignore[union-attr]
+    if kind is cst.If:
+        count, orelse = 1, statement.orelse  # type: ignore[union-attr]
+        while type(orelse) is cst.If:
+            count, orelse = count + 1, orelse.orelse  # type: ignore[union-attr]
+        return count + (orelse is not None)
+    if kind is cst.Try or kind is cst.TryStar:
+        return 1 + len(statement.handlers) + (statement.orelse is not None) + (statement.finalbody is not None)  # type: ignore[union-attr]
+    if kind is cst.For or kind is cst.While:
+        return 1 + (statement.orelse is not None)  # type: ignore[union-attr]
+    return None
+
+
+def _statement_heads(module: cst.Module, text: str) -> list[int] | None:
+    """The offset in `text` of each top-level statement's first line of code (its first decorator or
+    its keyword line), or None when that cannot be told from the text alone. Every such line begins
+    with code at column 0, so when the text has exactly as many lines that do, they are these lines
+    (a line of a bracket, a string or a continuation that begins at column 0 makes one more)."""
+    if not module.body or "\r" in text or "\f" in text:
+        return None
+    counts = []
+    for statement in module.body:
+        count = _code_lines(statement)
+        if count is None:
+            return None
+        counts.append(count)
+    starts = [match.start() for match in _CODE_LINE.finditer(text)]
+    if len(starts) != sum(counts):
+        return None
+    heads, index = [], 0
+    for count in counts:
+        heads.append(starts[index])
+        index += count
+    return heads
+
+
+class LazyPositions(Positions):
+    """Positions made one top-level statement at a time, when a node of it is first asked for: most
+    of a module is no lease's code. A statement's code is generated alone and must be the text at
+    its place (found by `_statement_heads`); otherwise, and for a node of no statement (the module,
+    its header and footer), the whole module's pass is made as Positions makes it. `owner` maps a
+    node's id to its top-level statement (the walker fills it for the calls and statements it
+    records); another node is looked for in the statements not made yet."""
+
+    __slots__ = ("module", "heads", "index", "owner", "pending", "tokens", "full", "whole", "absent")
+
+    def __init__(self, module: cst.Module, text: str, heads: list[int]) -> None:
+        dict.__init__(self)
+        self.ranges = {}
+        self.module = module
+        self.heads = heads
+        self.index = {id(statement): k for k, statement in enumerate(module.body)}
+        self.owner: dict[int, cst.CSTNode] = {}
+        # Ids of nodes in no statement not made yet (the model's own nodes). The module's nodes all
+        # live while these are asked about, so none of them can have one of these ids.
+        self.absent: set[int] = set()
+        self.pending = [True] * len(heads)
+        self.tokens: list[str] = []
+        self.offsets = []
+        self.code = text
+        # libcst writes a last newline and takes it off again: positions count it, as in Positions.
+        self.full = text if module.has_trailing_newline or not text else text + module.default_newline
+        self.line_starts = _line_starts(self.full, [])
+        self.whole = False
+
+    def _make(self, k: int) -> None:
+        self.pending[k] = False
+        tokens = self.tokens
+        first = len(tokens)
+        found: dict = {}
+        state = _State(self.module, found)
+        state.tokens = tokens
+        state.add_token = tokens.append
+        try:
+            self.module.body[k]._codegen(state)
+        except Exception:
+            self._make_whole()
+            return
+        code = "".join(tokens[first:])
+        head = _CODE_LINE.search(code)
+        base = self.heads[k] - (head.start() if head is not None else 0)
+        if head is None or base < 0 or not self.full.startswith(code, base):
+            self._make_whole()
+            return
+        self.offsets.extend(accumulate(map(len, tokens[first:]), initial=base))
+        tokens.append("")  # the next statement's tokens begin after this one's end
+        dict.update(self, found)
+
+    def _make_whole(self) -> None:
+        """The whole module's positions, as Positions makes them."""
+        self.whole = True
+        made = positions(self.module)
+        dict.clear(self)
+        self.ranges = {}
+        if isinstance(made, Positions):
+            dict.update(self, dict.items(made))
+            self.offsets, self.line_starts, self.code = made.offsets, made.line_starts, made.code
+        else:  # libcst's PositionProvider: every range is known already
+            for node, where in made.items():
+                dict.__setitem__(self, id(node), (node, None, None))
+                self.ranges[id(node)] = where
+            self.code = made.code
+
+    def _cover(self, node: object) -> bool:
+        """Make the statement that holds `node`; whether the node has positions now."""
+        key = id(node)
+        if key in self.absent:
+            return False
+        top = self.owner.get(key)
+        k = self.index.get(id(top) if top is not None else key)
+        if k is None:
+            k = self._search(node)
+        if k is None or not self.pending[k]:
+            if not self.whole and (node is self.module or k is not None or self._outside_body(node)):
+                self._make_whole()
+        else:
+            self._make(k)
+        return dict.__contains__(self, key)
+
+    def _search(self, node: object) -> int | None:
+        """The statement not made yet that holds `node`. Only statements whose text holds a line of
+        the node's code are walked (a node's code is the text at its place: libcst writes back the
+        text it parsed, and texts with a form feed or a carriage return are not made lazily): a node
+        the model made (a key a summarised call stands for) is in none, and is remembered as absent."""
+        from leaselint.model.keys import code_of
+        from leaselint.model.traverse import nodes
+
+        try:
+            probe = next((line.strip() for line in code_of(node).split("\n") if line.strip()), "")  # type: ignore[arg-type]
+        except Exception:
+            probe = ""
+        heads, text, last = self.heads, self.full, len(self.heads) - 1
+        for k, statement in enumerate(self.module.body):
+            if not self.pending[k]:
+                continue
+            if probe and text.find(probe, heads[k], heads[k + 1] if k < last else len(text)) < 0:
+                continue
+            if any(found is node for found in nodes(statement)):
+                return k
+        self.absent.add(id(node))
+        return None
+
+    def _outside_body(self, node: object) -> bool:
+        from leaselint.model.traverse import nodes
+
+        module = self.module
+        return any(found is node for part in (*module.header, *module.footer) for found in nodes(part))
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        key = id(node)
+        where = self.ranges.get(key)
+        if where is not None:
+            return where
+        if not dict.__contains__(self, key) and (self.whole or not self._cover(node)):
+            raise KeyError(node)
+        return Positions.__getitem__(self, node)
+
+    def __contains__(self, node: object) -> bool:
+        return dict.__contains__(self, id(node)) or (not self.whole and self._cover(node))
+
+    def start_line(self, node: cst.CSTNode) -> int:
+        key = id(node)
+        if not dict.__contains__(self, key) and not self.whole:
+            self._cover(node)
+        if key in self.ranges:
+            return self.ranges[key].start.line
+        return Positions.start_line(self, node)
+
+    def get(self, node, default=None):
+        return self[node] if node in self else default
+
+    def __iter__(self):
+        if not self.whole:
+            self._make_whole()
+        return Positions.__iter__(self)
+
+    def keys(self):
+        return list(self)
+
+    def values(self):
+        return [self[node] for node in self]
+
+    def items(self):
+        return [(node, self[node]) for node in self]

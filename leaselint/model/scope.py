@@ -36,8 +36,9 @@ class Scope:
     cls: ClassInfo | None = None
     params: list[str] = field(default_factory=list)
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
-    # The lines where each name is (re)bound, to tell a key rebound between claim and release.
-    binding_lines: dict[str, list[int]] = field(default_factory=dict)
+    # The statements where each name is (re)bound (None: not in a statement), to tell a key rebound
+    # between claim and release by their lines.
+    binding_lines: dict[str, list[cst.CSTNode | None]] = field(default_factory=dict)
     # Names read in a comparison (`if value == token`), with the comparisons.
     compared: dict[str, list[cst.Comparison]] = field(default_factory=dict)
     is_async: bool = False
@@ -52,7 +53,7 @@ class Scope:
             return None
         return self.params[0]
 
-    def bind(self, name: str, value: cst.BaseExpression | None, line: int = 0) -> None:
+    def bind(self, name: str, value: cst.BaseExpression | None, line: cst.CSTNode | None = None) -> None:
         self.bindings.setdefault(name, []).append(value)
         self.binding_lines.setdefault(name, []).append(line)
 

@@ -32,6 +32,7 @@ class Walker(cst.CSTVisitor):
     def __init__(self, positions: Positions) -> None:
         super().__init__()
         self.positions = positions
+        self.owner: dict = getattr(positions, "owner", {})
         self.module_scope: Scope | None = None
         self.scopes: list[Scope] = []
         self.scope_stack: list[Scope] = []
@@ -180,8 +181,8 @@ class Walker(cst.CSTVisitor):
         if cls is not None:
             cls.bindings.setdefault(name, []).append(value)
         else:
-            line = self.positions.start_line(self.statements[-1][0]) if self.statements else 0
-            self.scope.bind(name, value, line)
+            # The statement stands for its line (read only when a claim and release pair).
+            self.scope.bind(name, value, self.statements[-1][0] if self.statements else None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -413,6 +414,9 @@ class Walker(cst.CSTVisitor):
 
     def _site(self, node: cst.Call) -> CallSite:
         statement, insertable = self.statements[-1]
+        # Lazy positions make the top-level statement of a recorded call when it is asked for.
+        owner, top = self.owner, self.statements[0][0]
+        owner[id(node)] = owner[id(statement)] = top
         usage = self.statement_calls.get(id(node), "expression")
         caught = frozenset().union(*self.caught) if self.caught else frozenset()
         return CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body), caught)
