@@ -43,7 +43,6 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
     if logger_name is not None and walker.bound(logger_name) > 1:
         # Bound again somewhere (a parameter `log=None`): a fix reports through logging itself.
         logger_name = None
-    header, after_import, leading = _header_position(module, positions)
     return dict(
         logger_name=logger_name,
         imported_modules={bound for bound, dotted in walker.imports.items() if bound == dotted},
@@ -52,13 +51,10 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         script_constant=script_constant,
         field_script_constant=field_script_constant,
         extend_scripts=extend_scripts,
-        header_position=header,
-        header_after_import=after_import,
-        leading_imports=leading,
     )
 
 
-def _header_position(module: cst.Module, positions) -> tuple[Position, bool, list]:
+def header_facts(module: cst.Module, positions) -> tuple[Position, bool, list]:
     """Where new module constants go (after the leading imports), and those imports by module name."""
     body = list(module.body)
     index = 0

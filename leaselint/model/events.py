@@ -223,10 +223,6 @@ class LeaseModel:
     shadowed_modules: frozenset[str]
     module_names: set[str]
     script_constant: str | None
-    header_position: Position
-    header_after_import: bool
-    # The module's leading import lines: (module name, start of the line, start of the next line, is `from`).
-    leading_imports: list
     positions: dict
     # A node's code as libcst writes it (keys.code_of), read from the module's code where it can be.
     code_of: Callable[[cst.CSTNode], str]
@@ -248,6 +244,10 @@ class LeaseModel:
     field_script_constant: str | None = None
     # id(claim) -> origin of its stored value: see claim_origin.
     claim_origins: dict = field(default_factory=dict, repr=False)
+    # Where new module constants go (after the leading imports), whether that is after an import,
+    # and the module's leading import lines: (module name, start of the line, start of the next line,
+    # is `from`). Worked out when a fix first asks (their statements' positions are made then).
+    _header: tuple | None = field(default=None, repr=False)
 
     def key_text(self, event) -> str:
         """The key as a message names it between backticks: a hash field's as "hash` field `field"."""
@@ -268,3 +268,22 @@ class LeaseModel:
             for claim in lease.claims:
                 if claim.value is not None:
                     yield lease, claim, self.claim_origin(claim)
+
+    def _header_facts(self) -> tuple:
+        if self._header is None:
+            from leaselint.model.build import header_facts
+
+            self._header = header_facts(self.module, self.positions)
+        return self._header
+
+    @property
+    def header_position(self) -> Position:
+        return self._header_facts()[0]
+
+    @property
+    def header_after_import(self) -> bool:
+        return self._header_facts()[1]
+
+    @property
+    def leading_imports(self) -> list:
+        return self._header_facts()[2]
