@@ -169,7 +169,7 @@ def test_lazy_positions_make_only_the_statements_asked_about():
     "text",
     [
         LAZY_TEXT.replace("KEY = f", "KEY = (\n1,\n)\nOTHER = f"),  # a bracket's line at column 0
-        LAZY_TEXT.replace("def filler", 'DOC = """\ndef not_code\n"""\ndef filler'),  # a string's line
+        LAZY_TEXT.replace("def filler", 'DOC = ("", """\ndef not_code\n""")\ndef filler'),  # a string's line
         LAZY_TEXT.replace("import redis", "import redis\f"),
         LAZY_TEXT.replace("\n", "\r\n"),
     ],
@@ -622,3 +622,17 @@ def test_a_releases_token_is_worked_out_once_and_a_refusal_said_again():
     for _ in range(2):
         with pytest.raises(NoFix, match="^the claim is in another function: return a fresh token"):
             fixer.token_for(lease, lease.releases[0])
+
+
+def test_lazy_positions_tell_a_string_s_lines_from_statements():
+    """A docstring's or a script constant's lines that begin at column 0 are counted from the string
+    itself; a closing bracket at column 0 begins no statement."""
+    from leaselint.model.positions import LazyPositions
+
+    text = '"""A module.\n\nUsage: run it.\n"""\nSCRIPT = """\nif redis.call("get", KEYS[1]) == ARGV[1] then\nend\n"""\nITEMS = [\n    1,\n]\n\n\ndef f():\n    return ITEMS\n'
+    module, found = _lazy(text)
+    assert isinstance(found, LazyPositions)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    body = module.body[-1].body.body[0]
+    assert found[body] == expected[body] and found.pending == [True, True, True, False]
+    assert all(found[node] == where for node, where in expected.items())

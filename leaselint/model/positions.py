@@ -370,15 +370,24 @@ def positions(module: cst.Module, text: str | None = None):
     return Positions(found, state.tokens, state.popped)
 
 
-# A line that begins with code at column 0: where each top-level statement, decorator and clause of
-# one (`else:`, `except:`) begins, and nowhere else when as many such lines are found as those.
-_CODE_LINE = re.compile(r"^[^ \t\n#]", re.M)
+# A line that begins with code at column 0 (a closing bracket begins no statement): where each
+# top-level statement, decorator and clause of one (`else:`, `except:`) begins, and nowhere else
+# when as many such lines are found as those and the lines of plain strings that begin so.
+_CODE_LINE = re.compile(r"^[^ \t\n#)\]}]", re.M)
+_STRING_CODE_LINE = re.compile(r"\n[^ \t\n#)\]}]")
 
 
 def _code_lines(statement: cst.CSTNode) -> int | None:
     """How many lines of a top-level statement begin with code at column 0; None when not known."""
     kind = type(statement)
-    if kind is cst.SimpleStatementLine or kind is cst.With or kind is cst.Match:
+    if kind is cst.SimpleStatementLine:
+        # A docstring or a constant (`SCRIPT = """...`): the string's lines are the text's.
+        body = statement.body  # type: ignore[attr-defined]
+        value = getattr(body[0], "value", None) if len(body) == 1 else None
+        if type(value) is cst.SimpleString and "\n" in value.value:
+            return 1 + len(_STRING_CODE_LINE.findall(value.value))
+        return 1
+    if kind is cst.With or kind is cst.Match:
         return 1
     if kind is cst.FunctionDef or kind is cst.ClassDef:
         return len(statement.decorators) + 1  # type: ignore[union-attr]
