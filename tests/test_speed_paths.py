@@ -514,6 +514,43 @@ def test_a_young_generation_pass_follows_each_file(tree, monkeypatch):
     assert events == ["file", "gen0"] * len(tree)
 
 
+def test_a_process_hands_its_files_to_the_parsing_thread_at_once(tree, tmp_path, monkeypatch):
+    """Not one hand-over per file: the files a process lints go to the large-stack thread together
+    (in this process with one job, in each worker's chunk with two), and a file too deep for the
+    main thread's stack is still linted among them."""
+    import threading
+
+    deep = tmp_path / "deep.py"
+    deep.write_text("x = " + "+".join(["1"] * 2000) + "\n" + textwrap.dedent(BLIND_RELEASE), encoding="utf-8")
+    files = [*tree, str(deep)]
+    handed: list = []
+    real_run, real_lint = parsing._BigStack.run, runner.lint_bytes
+
+    def counting(self, function, args, kwargs):
+        handed.append(function)
+        return real_run(self, function, args, kwargs)
+
+    def recording(data, path, settings, look=False):
+        result, source = real_lint(data, path, settings, look)
+        # Read back from the workers too: the thread, and the hand-overs this process made so far.
+        result.internal_errors.append(f"{threading.current_thread().name} {os.getpid()} {len(handed)}")
+        return result, source
+
+    monkeypatch.setattr(parsing._BigStack, "run", counting)
+    monkeypatch.setattr(runner, "lint_bytes", recording)
+    monkeypatch.setattr(runner, "POOL_MIN_BYTES", 0)
+    for jobs in (1, 2):
+        handed.clear()
+        results = list(lint_paths(files, Settings(), jobs=jobs, prefilter=False))
+        # In this process: the first pass and the project pass, at most.
+        assert 1 <= len(handed) <= 2 if jobs == 1 else len(handed) <= 1, jobs
+        seen = [result.internal_errors for result, _ in results]
+        assert all(len(errors) == 1 and errors[0].startswith("leaselint-parse ") for errors in seen), jobs
+        handovers = {errors[0].split(" ", 1)[1] for errors in seen}
+        chunk = len(files) if jobs == 1 else max(1, len(files) // (jobs * runner.CHUNKS_PER_WORKER))
+        assert len(handovers) == -(-len(files) // chunk) < len(files), jobs
+        assert [d.code for d in results[-1][0].diagnostics][:1] == ["LL001"], jobs
+
 def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
     import libcst as cst
     from libcst._nodes.base import CSTNode
