@@ -329,13 +329,26 @@ def read(path: str, settings: Settings) -> tuple[bytes | None, FileResult | None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            # Checked before opening a file object: Python refuses one on a folder.
-            os.close(fd)
             return None, _unreadable(path, settings, f"not a regular file ({_kind(info.st_mode)})"), None
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read(), None, info
+        return _read_all(fd, info.st_size), None, info
     except OSError as exc:
         return None, _unreadable(path, settings, exc.strerror or str(exc)), None
+    finally:
+        os.close(fd)
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """The rest of an open file: its size as the status gave it in one read (no file object), then
+    reads until the end (a file that grew meanwhile)."""
+    parts = []
+    want = size + 1 if size > 0 else 1 << 16
+    while True:
+        part = os.read(fd, want)
+        if not part:
+            break
+        parts.append(part)
+        want = 1 << 16
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def _unreadable(path: str, settings: Settings, reason: str) -> FileResult:

@@ -190,14 +190,14 @@ def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
 
 # Words of a file name that names a lock (`locks.py`, `leases.py`, `mutex.py`, `election.py` does not).
 _LOCK_FILE_WORDS = (*stores.LOCK_CLASS_WORDS, "leader")
+_LOCK_FILE_NAME = re.compile("|".join(map(re.escape, _LOCK_FILE_WORDS)))
 
 
 def names_lock(path: str) -> bool:
     """The file's own name names a lock (`locks.py`, `redis_lock.py`, `leases.py`): the prefilter
     reads it as a text that names one. A text is read for "lock" alone (its other words would cost
     a scan of every file)."""
-    name = path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()
-    return any(word in name for word in _LOCK_FILE_WORDS)
+    return _LOCK_FILE_NAME.search(path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()) is not None
 
 
 def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:

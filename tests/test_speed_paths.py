@@ -789,3 +789,36 @@ def test_findings_pickle_as_their_fields():
     assert back == [found, found] and back[0] is back[1]
     assert back[0].fix.applicability is Applicability.UNSAFE
     assert back[0].related == related
+
+
+@pytest.mark.parametrize("stated", [0, 10, 199_999, 200_000, 10**6])
+def test_a_file_is_read_whole_whatever_size_its_status_gave(tmp_path, stated):
+    """One read of the stated size, then reads to the end: a file that grew since its status was
+    taken, or whose status says 0 (as /proc's do), is still read whole."""
+    data = bytes(range(256)) * 782 + b"tail"
+    path = tmp_path / "grown.py"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert check._read_all(fd, stated) == data
+    finally:
+        os.close(fd)
+    (tmp_path / "empty.py").write_bytes(b"")
+    assert check.read(str(path), Settings())[0] == data
+    assert check.read(str(tmp_path / "empty.py"), Settings())[0] == b""
+
+
+def test_a_file_name_that_names_a_lock_is_told_as_before():
+    """The file name test is one regex search of the lower-cased name: the same answers as a
+    search for each word."""
+    from leaselint import prefilter
+
+    def by_words(path):
+        name = path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()
+        return any(word in name for word in prefilter._LOCK_FILE_WORDS)
+
+    names = ["locks.py", "src/app/REDIS_LOCK.py", "leases.py", "mutex.py", "Semaphore.py", "leader.py",
+             "election.py", "lock/jobs.py", "clock.py", "unlocked_Lease.py", "lo_ck.py", "ſemaphore.py",
+             "LOCK.py", "a\\b\\lock.py", "", "/"]
+    assert [prefilter.names_lock(name) for name in names] == [by_words(name) for name in names]
+    assert prefilter.names_lock("locks.py") and not prefilter.names_lock("lock/jobs.py")
