@@ -551,6 +551,7 @@ def test_a_process_hands_its_files_to_the_parsing_thread_at_once(tree, tmp_path,
         assert len(handovers) == -(-len(files) // chunk) < len(files), jobs
         assert [d.code for d in results[-1][0].diagnostics][:1] == ["LL001"], jobs
 
+
 def test_parsing_skips_libcsts_node_checks_and_gives_the_same_tree(monkeypatch):
     import libcst as cst
     from libcst._nodes.base import CSTNode
