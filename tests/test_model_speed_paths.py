@@ -423,6 +423,46 @@ def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
         assert module.leaves_fast_path() is True
 
 
+def test_positions_fast_nodes_record_ranges_without_the_hooks():
+    from libcst._nodes.base import CSTNode
+
+    from leaselint.model import positions as module
+
+    assert module.leaves_fast_path() is True
+    hook = CSTNode.__dict__["_codegen"]
+    assert hook is not module._libcst_codegen() and hook.libcst_own is module._libcst_codegen()
+    tree = _parse(LEAF_TEXT)
+    assert tree.code == LEAF_TEXT
+    _assert_libcst_positions(module, tree)
+
+
+def test_positions_fall_back_when_libcst_node_codegen_changes(monkeypatch):
+    from libcst._nodes.base import CSTNode
+
+    from leaselint.model import positions as module
+
+    def different(self, state, **kwargs):  # the same steps, through other names than libcst 1.x's
+        hooks = state
+        hooks.before_codegen(self)
+        type(self)._codegen_impl(self, state, **kwargs)
+        hooks.after_codegen(self)
+
+    module._plain_leaves()
+    monkeypatch.setattr(CSTNode, "_codegen", different)
+    monkeypatch.setattr(module, "_leaves", [])
+    try:
+        assert module.leaves_fast_path() is False
+        assert CSTNode.__dict__["_codegen"] is different
+        tree = _parse(LEAF_TEXT)
+        assert tree.code == LEAF_TEXT
+        _assert_libcst_positions(module, tree)
+    finally:
+        monkeypatch.undo()
+        module._plain_leaves()
+        module._leaves[:] = []
+        assert module.leaves_fast_path() is True
+
+
 LITERALS = [
     "''", '""', "''''''", '""""""', "'a'", '"a b"', "'''a\nb'''", '"""x"y"""', "'''it''s'''", "'\"'", "\"'\"",
     "'a\\nb'", "'\\\\'", "r'a\\b'", "b'x'", "u'x'", "'caf\u00e9'", "'''a\r\nb'''", "'{}'", "'\\x00'",

@@ -220,12 +220,21 @@ _leaves: list = []
 
 def leaves_fast_path() -> bool:
     """libcst generates each node through `CSTNode._codegen`, which calls the state's hooks around
-    the node's own `_codegen_impl`: three calls for a space. For `_State`, SimpleWhitespace and
-    Newline write their token and record their range in one; other code generation keeps libcst's
-    own. When libcst's methods read other names than they do today, nothing is replaced."""
+    the node's own `_codegen_impl`: three calls for a node. For `_State`, a node records its range
+    around its `_codegen_impl` without the hooks, and SimpleWhitespace and Newline write their token
+    and record their range in one; other code generation keeps libcst's own steps. When libcst's
+    methods read other names than they do today, nothing is replaced."""
     if not _leaves:
         _leaves.append(_install_leaves())
     return _leaves[0]
+
+
+def _libcst_codegen():
+    """libcst's own `CSTNode._codegen` (also when leaselint's stands in for it)."""
+    from libcst._nodes.base import CSTNode
+
+    current = CSTNode.__dict__["_codegen"]
+    return getattr(current, "libcst_own", current)
 
 
 def _install_leaves() -> bool:
@@ -233,10 +242,10 @@ def _install_leaves() -> bool:
     from libcst._nodes import whitespace
 
     try:
-        if CSTNode.__dict__["_codegen"].__code__.co_names != _CODEGEN_NAMES:
+        original = _libcst_codegen()
+        if original.__code__.co_names != _CODEGEN_NAMES:
             return False
         classes = [getattr(whitespace, name) for name in _LEAF_NAMES]
-        original = CSTNode.__dict__["_codegen"]
         if any(
             getattr(cls._codegen, "libcst_own", cls._codegen) is not original
             or cls._codegen_impl.__code__.co_names != _LEAF_NAMES[cls.__name__]
@@ -245,6 +254,20 @@ def _install_leaves() -> bool:
             return False
     except (AttributeError, KeyError):
         return False
+
+    def node_codegen(node, state, **kwargs):
+        if type(state) is not _State:
+            state.before_codegen(node)
+            node._codegen_impl(state, **kwargs)
+            state.after_codegen(node)
+            return
+        tokens = state.tokens
+        start = len(tokens)
+        node._codegen_impl(state, **kwargs)
+        key = id(node)
+        found = state.found
+        if key not in found:
+            found[key] = (node, start, len(tokens))
 
     def space(node, state, **kwargs):
         if type(state) is not _State:
@@ -267,20 +290,22 @@ def _install_leaves() -> bool:
         if key not in state.found:
             state.found[key] = (node, start, start + 1)
 
-    for cls, codegen in zip(classes, (space, newline)):
+    for cls, codegen in ((CSTNode, node_codegen), *zip(classes, (space, newline))):
         codegen.libcst_own = original  # type: ignore[attr-defined]
         cls._codegen = codegen
     return True
 
 
 def _plain_leaves() -> None:
-    """libcst's own `_codegen` for the leaves again (for tests)."""
+    """libcst's own `_codegen` for every node again (for tests)."""
     from libcst._nodes import whitespace
+    from libcst._nodes.base import CSTNode
 
     for name in _LEAF_NAMES:
         cls = getattr(whitespace, name)
         if "_codegen" in cls.__dict__:
             del cls._codegen
+    CSTNode._codegen = _libcst_codegen()
 
 
 class ProvidedPositions(dict):
@@ -338,7 +363,7 @@ def fast_path_notes() -> list[str]:
         if not brackets_fast_path():
             notes.append("brackets are written by its own context manager")
         if not leaves_fast_path():
-            notes.append("spaces and newlines are written by its own per-node hooks")
+            notes.append("nodes, spaces and newlines are written through its own per-node hooks")
     return notes
 
 
