@@ -44,7 +44,7 @@ def _store_modules() -> frozenset[str]:
     return frozenset(module.split(".", 1)[0] for store in stores.STORES for module in store.modules)
 
 
-def module_name(path: str, roots: tuple[str, ...] = ()) -> tuple[str, bool, str]:
+def module_name(path: str, roots: tuple[str, ...] = (), isfile=os.path.isfile) -> tuple[str, bool, str]:
     """(dotted name, is a package's `__init__`, the folder the name starts from) of a file: its
     packages are the folders above it that hold an `__init__.py`; without one, the name is the
     path from the first of `roots` it is under (a `src/` layout of namespace packages)."""
@@ -53,13 +53,13 @@ def module_name(path: str, roots: tuple[str, ...] = ()) -> tuple[str, bool, str]
     stem = base[:-3] if base.endswith(".py") else base
     is_package = stem == "__init__"
     parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
+    while isfile(os.path.join(folder, "__init__.py")):
         parent = os.path.dirname(folder)
         parts.insert(0, os.path.basename(folder))
         if parent == folder:
             break
         folder = parent
-    if not os.path.isfile(os.path.join(os.path.dirname(full), "__init__.py")):
+    if not isfile(os.path.join(os.path.dirname(full), "__init__.py")):
         for root in roots:
             root = os.path.abspath(root)
             if full.startswith(root + os.sep):
@@ -99,11 +99,20 @@ class Project:
         self.summarised_paths: list[str] = []
         # Module name -> its imported project names (see _reexports).
         self.reexported: dict[str, dict[str, str]] = {}
+        # Path -> whether it is a file: the run's files share their folders' `__init__.py` and the
+        # modules they look for, and the project does not change while a run reads it.
+        self.files: dict[str, bool] = {}
+
+    def isfile(self, path: str) -> bool:
+        found = self.files.get(path)
+        if found is None:
+            found = self.files[path] = os.path.isfile(path)
+        return found
 
     def name_of(self, path: str) -> tuple[str, bool, str]:
         found = self.names.get(path)
         if found is None:
-            found = self.names[path] = module_name(path, self.roots)
+            found = self.names[path] = module_name(path, self.roots, self.isfile)
         return found
 
     def add(self, path: str, exports: tuple) -> None:
@@ -169,7 +178,7 @@ class Project:
         parts = name.split(".")
         for root in (start, *self.roots):
             for candidate in (os.path.join(root, *parts) + ".py", os.path.join(root, *parts, "__init__.py")):
-                if os.path.isfile(candidate):
+                if self.isfile(candidate):
                     return candidate
         return None
 

@@ -857,3 +857,24 @@ def test_a_module_named_for_locks_is_read_as_naming_a_lock(tmp_path):
     assert codes(findings(tmp_path, paths, cache=cache)) == {"app/locks.py": expected}
     cache = Cache(str(tmp_path / "cache"))
     assert codes(findings(tmp_path, paths, cache=cache)) == {"app/locks.py": expected}
+
+
+def test_a_project_asks_the_file_system_once_per_path(tmp_path, monkeypatch):
+    from leaselint.project import Project
+
+    for folder in ("app", "app/jobs"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+    files = [str(tmp_path / "app" / "jobs" / f"job{i}.py") for i in range(5)]
+    asked: list[str] = []
+    real = os.path.isfile
+    monkeypatch.setattr(os.path, "isfile", lambda path: asked.append(path) or real(path))
+    project = Project(str(tmp_path), lambda path: ())
+    names = [project.name_of(path)[:2] for path in files]
+    assert names == [(f"app.jobs.job{i}", False) for i in range(5)]
+    assert project._file_of("app.jobs", str(tmp_path)) == str(tmp_path / "app" / "jobs" / "__init__.py")
+    assert project._file_of("app.jobs", str(tmp_path)) == str(tmp_path / "app" / "jobs" / "__init__.py")
+    assert len(asked) == len(set(asked))
+    assert sorted(set(asked)) == sorted(
+        [str(tmp_path / p) for p in ("__init__.py", "app/__init__.py", "app/jobs/__init__.py", "app/jobs.py")]
+    )
