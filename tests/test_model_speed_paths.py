@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sysconfig
 import textwrap
+from contextlib import contextmanager
 
 import libcst as cst
 import pytest
@@ -385,6 +386,22 @@ def test_positions_fast_brackets_leave_other_code_generation_alone(monkeypatch):
     _assert_libcst_positions(module, tree)
 
 
+@contextmanager
+def _leaves_chosen_again(monkeypatch, module, cls, name, value):
+    """libcst's own code generation with `cls.name` replaced by `value`, and leaselint's choice made
+    again on it; afterwards libcst as it was, and the fast path installed again."""
+    module._plain_leaves()
+    monkeypatch.setattr(cls, name, value)
+    monkeypatch.setattr(module, "_leaves", [])
+    try:
+        yield
+    finally:
+        monkeypatch.undo()
+        module._plain_leaves()
+        module._leaves[:] = []
+        assert module.leaves_fast_path() is True
+
+
 LEAF_TEXT = "x = [1,  2]\r\nif x :\r\n    y = f( x )  # note\r\n\r\n"
 
 
@@ -408,19 +425,11 @@ def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
         text = self.value
         state.add_token(text)
 
-    module._plain_leaves()
-    monkeypatch.setattr(SimpleWhitespace, "_codegen_impl", different)
-    monkeypatch.setattr(module, "_leaves", [])
-    try:
+    with _leaves_chosen_again(monkeypatch, module, SimpleWhitespace, "_codegen_impl", different):
         assert module.leaves_fast_path() is False
         assert "_codegen" not in SimpleWhitespace.__dict__
         tree = _parse(LEAF_TEXT)
         _assert_libcst_positions(module, tree)
-    finally:
-        module._plain_leaves()
-        monkeypatch.undo()
-        module._leaves[:] = []
-        assert module.leaves_fast_path() is True
 
 
 def test_positions_fast_nodes_record_ranges_without_the_hooks():
@@ -447,20 +456,12 @@ def test_positions_fall_back_when_libcst_node_codegen_changes(monkeypatch):
         type(self)._codegen_impl(self, state, **kwargs)
         hooks.after_codegen(self)
 
-    module._plain_leaves()
-    monkeypatch.setattr(CSTNode, "_codegen", different)
-    monkeypatch.setattr(module, "_leaves", [])
-    try:
+    with _leaves_chosen_again(monkeypatch, module, CSTNode, "_codegen", different):
         assert module.leaves_fast_path() is False
         assert CSTNode.__dict__["_codegen"] is different
         tree = _parse(LEAF_TEXT)
         assert tree.code == LEAF_TEXT
         _assert_libcst_positions(module, tree)
-    finally:
-        monkeypatch.undo()
-        module._plain_leaves()
-        module._leaves[:] = []
-        assert module.leaves_fast_path() is True
 
 
 LITERALS = [
