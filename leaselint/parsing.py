@@ -166,6 +166,9 @@ GRAMMAR_CHECKS = frozenset({
 # another thread makes meanwhile are checked.
 _trusted: list = []
 _parsing_thread = [0]
+# The parsing thread while the checks are set aside, else None: the `__init__` of a trusted class
+# (`_slot_init`) then skips its stand-in's call for that thread.
+_skipping = [None]
 
 
 def _made_by_parser(node) -> None:
@@ -215,6 +218,7 @@ def trusting_parser():
     checks (`node_checks_aside`)."""
     _parsing_thread[0] = threading.get_ident()
     if _set_aside:
+        _skipping[0] = _parsing_thread[0]
         yield
         return
     node = _node_class()
@@ -223,21 +227,27 @@ def trusting_parser():
         return
     if not _fast_inits:
         fast_inits()
-    if not _trusted:
-        trusted = _trusted_classes(node) - {node}
-        _trusted.append((trusted, _heirs(node, trusted)))
     check = node.__dict__["__post_init__"]
     _set_aside.append(check)
-    trusted, heirs = _trusted[0]
+    trusted, heirs = _trust(node)
     for cls in trusted:
         cls.__post_init__ = _made_by_parser
     for cls in heirs:
         cls.__post_init__ = check
+    _skipping[0] = _parsing_thread[0]
     try:
         yield
     finally:
         if not _run_trusts[0]:
             _checked_again()
+
+
+def _trust(node) -> tuple:
+    """(the trusted classes, their heirs that keep libcst's check), made once."""
+    if not _trusted:
+        trusted = _trusted_classes(node) - {node}
+        _trusted.append((trusted, _heirs(node, trusted)))
+    return _trusted[0]
 
 
 # What libcst's node check reads today: it calls `_validate`, which every node class has.
@@ -293,9 +303,10 @@ def _install_inits() -> bool:
     from leaselint.model.traverse import _subclasses
 
     made = {}
+    trusted = _trust(base)[0]
     for cls in _subclasses(base):
         try:
-            init = _slot_init(cls, dataclasses, factory)
+            init = _slot_init(cls, dataclasses, factory, cls in trusted)
             if init is not None and _same_signature(inspect.signature(cls.__dict__["__init__"]), inspect.signature(init), factory):
                 made[cls] = init
         except Exception:  # a class shaped otherwise keeps libcst's own __init__
@@ -319,9 +330,10 @@ def _plain_inits() -> None:
             cls.__init__ = own
 
 
-def _slot_init(cls, dataclasses, factory):
+def _slot_init(cls, dataclasses, factory, trusted: bool = False):
     """An `__init__` for a frozen slotted dataclass that writes its fields through their slots and
-    calls `__post_init__`, as the generated one does; None for any other class."""
+    calls `__post_init__`, as the generated one does; None for any other class. For a `trusted`
+    class, the call is skipped on the thread `_skipping` names (its stand-in would do nothing)."""
     params = getattr(cls, "__dataclass_params__", None)
     original = cls.__dict__.get("__init__")
     if params is None or not params.frozen or original is None or "__post_init__" not in original.__code__.co_names:
@@ -329,7 +341,7 @@ def _slot_init(cls, dataclasses, factory):
     fields = [f for f in dataclasses.fields(cls) if f.init]
     if any(f.kw_only for f in fields) or len(fields) != original.__code__.co_argcount - 1:
         return None
-    names = {"_factory": factory}
+    names = {"_factory": factory, "_skipping": _skipping, "_ident": threading.get_ident}
     heads, lines = [], []
     for number, f in enumerate(fields):
         slot = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
@@ -347,7 +359,8 @@ def _slot_init(cls, dataclasses, factory):
         else:
             heads.append(f.name)
         lines.append(f"    _set{number}(self, {value})")
-    source = f"def __init__(self, {', '.join(heads)}):\n" + "\n".join([*lines, "    self.__post_init__()"]) + "\n"
+    check = "    if _skipping[0] != _ident(): self.__post_init__()" if trusted else "    self.__post_init__()"
+    source = f"def __init__(self, {', '.join(heads)}):\n" + "\n".join([*lines, check]) + "\n"
     exec(compile(source, f"<leaselint: {cls.__name__}.__init__>", "exec"), names)
     init = names["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -398,6 +411,7 @@ def _libcst_version() -> str:
 
 def _checked_again() -> None:
     if _set_aside:
+        _skipping[0] = None
         _set_aside.pop()
         trusted, heirs = _trusted[0]
         for cls in (*trusted, *heirs):

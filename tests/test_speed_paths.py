@@ -650,6 +650,28 @@ def test_nodes_another_thread_makes_during_a_parse_are_checked():
     assert refused == [True]
 
 
+def test_a_trusted_node_made_on_the_parsing_thread_skips_even_the_stand_in(monkeypatch):
+    """While the checks are aside, a trusted class's `__init__` does not call the stand-in on the
+    parsing thread (a class under it with checks of its own still checks); after, every node is
+    checked again on that thread too."""
+    import libcst as cst
+
+    if not parsing.fast_inits():
+        pytest.skip("libcst's node classes keep their own __init__ here")
+    called = []
+    monkeypatch.setattr(parsing, "_run_trusts", [False])
+    with parsing.trusting_parser():
+        with monkeypatch.context() as inside:
+            inside.setattr(cst.Name, "__post_init__", lambda node: called.append(node))
+            cst.parse_module("x = f(y)\n")
+            cst.Name("not a name")
+        with pytest.raises(cst.CSTValidationError):
+            cst.Call(cst.Name("f"), [cst.Arg(cst.Integer("1")), cst.Arg(cst.Integer("2"), star="**"), cst.Arg(cst.Integer("3"))])
+    assert called == [] and parsing._skipping[0] is None
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+
+
 def test_a_run_sets_the_node_checks_aside_from_its_first_parse_to_its_end(tree, monkeypatch):
     import libcst as cst
     from libcst._nodes.base import CSTNode
