@@ -123,6 +123,53 @@ def test_lazy_positions_match_libcst(name, text):
     assert len(found) == len(expected)
 
 
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_lazy_line_spans_match_libcst(name, text):
+    """A top-level statement's first and last lines, asked before anything is made, are libcst's."""
+    from leaselint.model import positions as module_positions
+
+    module = _parse(text)
+    module_positions.positions(_parse("x = 1\n"))
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = positions(module, text)
+    for statement in module.body:
+        where = expected[statement]
+        assert found.line_span(statement) == (where.start.line, where.end.line), module.code_for_node(statement)
+
+
+SPAN_TEXT = """\
+import os  # one line
+# a comment after it
+
+from a import (
+    b,
+)
+import c \\
+    , d
+X = "e\\
+# not a comment"
+Y = '''
+# nor this'''
+import f \\
+# a comment joined to it
+import g
+
+
+def h():
+    pass
+"""
+
+
+def test_lazy_line_spans_make_only_the_statements_of_more_lines():
+    module, found = _lazy(SPAN_TEXT)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    spans = [found.line_span(statement) for statement in module.body]
+    assert spans == [(expected[s].start.line, expected[s].end.line) for s in module.body]
+    assert spans[:3] == [(1, 1), (4, 6), (7, 8)]
+    # One-line statements are told from the text; the others (and the function) are made.
+    assert found.pending == [True, False, False, False, False, False, True, False]
+
+
 LAZY_TEXT = """\
 import redis
 

@@ -67,13 +67,13 @@ def header_facts(module: cst.Module, positions) -> tuple[Position, bool, list]:
         if isinstance(statement, cst.SimpleStatementLine) and all(
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
         ):
-            last_import = statement
-            where = positions[statement]
+            first, last = positions.line_span(statement)
+            last_import = last
             leading.append(
                 (
                     _imported_module(statement.body[0]),
-                    Position(where.start.line, 0),
-                    Position(where.end.line + 1, 0),
+                    Position(first, 0),
+                    Position(last + 1, 0),
                     isinstance(statement.body[0], cst.ImportFrom),
                 )
             )
@@ -81,7 +81,7 @@ def header_facts(module: cst.Module, positions) -> tuple[Position, bool, list]:
             continue
         break
     if last_import is not None:
-        return Position(positions[last_import].end.line + 1, 0), True, leading
+        return Position(last_import + 1, 0), True, leading
     if index < len(body):
         return Position(positions[head(body[index])].start.line, 0), False, leading
     return Position(len(positions.code.splitlines()) + 1, 0), False, leading

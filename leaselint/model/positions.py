@@ -67,6 +67,11 @@ class Positions(dict):
     def start_line(self, node: cst.CSTNode) -> int:
         return bisect_right(self.line_starts, self.offsets[dict.__getitem__(self, id(node))[1]])
 
+    def line_span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """The lines the node's range starts and ends on."""
+        where = self[node]
+        return where.start.line, where.end.line
+
     def get(self, node, default=None):
         return self[node] if dict.__contains__(self, id(node)) else default
 
@@ -332,6 +337,10 @@ class ProvidedPositions(dict):
     def start_line(self, node: cst.CSTNode) -> int:
         return self[node].start.line
 
+    def line_span(self, node: cst.CSTNode) -> tuple[int, int]:
+        where = self[node]
+        return where.start.line, where.end.line
+
     def get(self, node, default=None):
         return self[node] if dict.__contains__(self, id(node)) else default
 
@@ -400,6 +409,7 @@ def positions(module: cst.Module, text: str | None = None):
 # when as many such lines are found as those and the lines of plain strings that begin so.
 _CODE_LINE = re.compile(r"^[^ \t\n#)\]}]", re.M)
 _STRING_CODE_LINE = re.compile(r"\n[^ \t\n#)\]}]")
+_NOT_CODE_START = " \t\n#)]}"
 
 
 def _code_lines(statement: cst.CSTNode) -> int | None:
@@ -441,7 +451,10 @@ def _statement_heads(module: cst.Module, text: str) -> list[int] | None:
         if count is None:
             return None
         counts.append(count)
-    starts = [match.start() for match in _CODE_LINE.finditer(text)]
+    # The lines after a line feed (a search that skips to each line feed), and the first line.
+    starts = [match.start() + 1 for match in _STRING_CODE_LINE.finditer(text)]
+    if text[0] not in _NOT_CODE_START:
+        starts.insert(0, 0)
     if len(starts) != sum(counts):
         return None
     heads, index = [], 0
@@ -582,6 +595,25 @@ class LazyPositions(Positions):
         if key in self.ranges:
             return self.ranges[key].start.line
         return Positions.start_line(self, node)
+
+    def line_span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """As Positions', without making the statement when it is a top-level statement line whose
+        text is one line (the lines after it up to the next statement's are blank or comments, and
+        no string or backslash carries it on): its range starts and ends on its head's line."""
+        k = None if self.whole or dict.__contains__(self, id(node)) else self.index.get(id(node))
+        if k is not None and self.pending[k] and type(node) is cst.SimpleStatementLine:
+            start = self.heads[k]
+            end = self.heads[k + 1] if k + 1 < len(self.heads) else len(self.full)
+            first, _, rest = self.full[start:end].partition("\n")
+            if (
+                not first.rstrip().endswith("\\")
+                and '"""' not in first
+                and "'''" not in first
+                and all(not line.strip() or line.lstrip().startswith("#") for line in rest.split("\n"))
+            ):
+                line = bisect_right(self.line_starts, start)
+                return line, line
+        return Positions.line_span(self, node)
 
     def get(self, node, default=None):
         return self[node] if node in self else default
