@@ -12,6 +12,7 @@ import tokenize
 from leaselint.diagnostics import Frozen, Position
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_LINE_FEED = re.compile(r"\n")
 _set = object.__setattr__
 
 
@@ -72,9 +73,9 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0]
-        for match in _NEWLINE.finditer(text):
-            self.starts.append(match.end())
+        # A line feed alone is found faster than any of three line ends.
+        ends = _NEWLINE if "\r" in text else _LINE_FEED
+        self.starts = [0, *(match.end() for match in ends.finditer(text))]
 
     def offset(self, position: Position) -> int:
         index = min(max(position.line - 1, 0), len(self.starts) - 1)
