@@ -70,7 +70,9 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             key = looks[index][2]
             if cache is not None and key is not None and cache.get(key + mark) is not None:
                 continue
-            data, failed, _ = read(paths[index], settings)
+            data = looks[index][0]
+            if data is None:
+                data = read(paths[index], settings)[0]
             used = data is not None and words.search(data) is not None
             look = (data, None, key, False)
             if not used or not _project_job(index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo):

@@ -125,10 +125,11 @@ def _run(todo: list, results: list, cache, jobs: int | None) -> None:
 SPLIT_FILES = 400
 
 
-def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool) -> tuple:
+def _first_look(path: str, settings: Settings, explicit: Collection[str], cache, prefilter: bool, keep: bool = False) -> tuple:
     """One file read, keyed and prefiltered: (bytes, LL000 result, cache key, done, done by the
     prefilter just now, only a claim's words found, signature read with). A file the cache knows
-    unchanged and without findings is not read."""
+    unchanged and without findings is not read. With `keep`, the bytes of a file the prefilter
+    passed over are kept too (the project pass may read it for a helper's name)."""
     file_settings = settings.for_file(path)
     walked = prefilter and path not in explicit
     if cache is not None:
@@ -153,13 +154,23 @@ def _first_look(path: str, settings: Settings, explicit: Collection[str], cache,
 
     found = verdict(data, file_settings.enabled(UNUSED_NOQA), path)
     if found == NOTHING:
-        return None, None, key, True, True, False, mark
+        return data if keep else None, None, key, True, True, False, mark
     return data, None, key, False, False, found == CLAIM_WORDS, mark
 
 
+# The bytes of passed-over files a run keeps for its project pass, at most (then they are read again).
+KEPT_BYTES = 64 << 20
+
+
 def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilter: bool, jobs: int | None) -> list:
-    def look(part: list[str]) -> list:
-        return [_first_look(path, settings, explicit, cache, prefilter) for path in part]
+    def look(part: list[str], keep: bool = True) -> list:
+        looks, kept = [], 0
+        for path in part:
+            found = _first_look(path, settings, explicit, cache, prefilter, keep and kept < KEPT_BYTES)
+            if found[3] and found[0] is not None:
+                kept += len(found[0])
+            looks.append(found)
+        return looks
 
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 2 or len(paths) < SPLIT_FILES or not hasattr(os, "fork") or threading.active_count() > 1:
@@ -173,7 +184,7 @@ def _first_looks(paths: list[str], settings: Settings, explicit, cache, prefilte
     # Every other file each: a tree's large modules sit together (Django's db/), and halves by
     # position left one process 72 % of the work on Django (96 ms against 38 ms).
     theirs_paths, mine_paths = paths[0::2], paths[1::2]
-    theirs = _forked(lambda: look(theirs_paths))
+    theirs = _forked(lambda: look(theirs_paths, keep=False))  # not sent back: read again if asked
     mine = look(mine_paths)
     first = theirs()
     if first is None or len(first) != len(theirs_paths):

@@ -292,6 +292,61 @@ def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path
     assert parsed == []
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "past-the-budget"])
+def test_a_passed_over_caller_is_read_once_while_its_bytes_are_kept(tmp_path, monkeypatch, kept):
+    """The project pass looks for the helpers' names in the bytes the first look read; past the
+    budget of kept bytes, the file is read again, with the same findings."""
+    from leaselint import project_pass
+
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/store.py": REDIS_STORE,
+            "app/locks.py": """\
+                from .store import r
+
+                UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+                def acquire_lock(name, token):
+                    return r.set(f"lock:{name}", token, nx=True, ex=60)
+
+
+                def release_lock(name, token):
+                    return r.eval(UNLOCK, 1, f"lock:{name}", token)
+                """,
+            "app/jobs.py": """\
+                import secrets
+
+                from .locks import acquire_lock, release_lock
+
+
+                def run(job):
+                    token = secrets.token_hex(16)
+                    if acquire_lock(job, token):
+                        try:
+                            work(job)
+                        finally:
+                            release_lock(job, token)
+                """,
+        },
+    )
+    reads: list[str] = []
+    real = check.read
+
+    def counting(path, settings):
+        reads.append(os.path.basename(path))
+        return real(path, settings)
+
+    monkeypatch.setattr(runner, "read", counting)
+    monkeypatch.setattr(project_pass, "read", counting)
+    if not kept:
+        monkeypatch.setattr(runner, "KEPT_BYTES", 0)
+    assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL006", 12, 13)]}
+    assert reads.count("jobs.py") == (1 if kept else 2)
+
+
 def test_helpers_that_are_a_lease_at_home_are_reported_there_only(tmp_path):
     paths = tree(
         tmp_path,
