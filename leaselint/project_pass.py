@@ -17,6 +17,9 @@ SUMMARY = "/summary"
 
 CALLS_NONE = "/calls-none:"
 
+# Up to this many summarised names, a passed-over file is searched for each as plain bytes first.
+PLAIN_NAMES = 16
+
 
 def project_pass(paths: list[str], looks: list, results: list, settings: Settings, cache, run: Callable[[list], None]) -> None:
     """Lint again, with the summaries they use, the files that call a summarised function of another
@@ -61,6 +64,9 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
     names = sorted(project.exported_names())
     if names and skipped:
         words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
+        # A few names are looked for as plain bytes first (a search per name beats the regex's
+        # try at every position); many names go to the regex alone.
+        plain = [n.encode() for n in names] if len(names) <= PLAIN_NAMES else None
         import hashlib
 
         # Kept short: one such entry per passed-over file.
@@ -73,7 +79,11 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             data = looks[index][0]
             if data is None:
                 data = read(paths[index], settings)[0]
-            used = data is not None and words.search(data) is not None
+            used = (
+                data is not None
+                and (plain is None or any(name in data for name in plain))
+                and words.search(data) is not None
+            )
             look = (data, None, key, False)
             if not used or not _project_job(index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo):
                 if cache is not None and key is not None and data is not None:

@@ -345,6 +345,9 @@ def test_a_passed_over_caller_is_read_once_while_its_bytes_are_kept(tmp_path, mo
         monkeypatch.setattr(runner, "KEPT_BYTES", 0)
     assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL006", 12, 13)]}
     assert reads.count("jobs.py") == (1 if kept else 2)
+    # Many names: the regex alone looks for them.
+    monkeypatch.setattr(project_pass, "PLAIN_NAMES", 0)
+    assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL006", 12, 13)]}
 
 
 def test_helpers_that_are_a_lease_at_home_are_reported_there_only(tmp_path):
