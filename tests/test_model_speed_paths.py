@@ -479,6 +479,32 @@ def test_positions_fall_back_when_libcst_leaves_change(monkeypatch):
         _assert_libcst_positions(module, tree)
 
 
+def test_positions_fast_names_match_libcst_and_fall_back_when_libcst_names_change(monkeypatch):
+    """A Name without brackets is written and recorded in one; with brackets, through the generic
+    path. When libcst's Name writes itself through other names, it keeps the generic path."""
+    import libcst as cst
+
+    from leaselint.model import positions as module
+
+    assert module.leaves_fast_path() is True
+    assert cst.Name.__dict__["_codegen"].libcst_own is module._libcst_codegen()
+    tree = _parse(BRACKET_TEXT)
+    assert tree.code == BRACKET_TEXT
+    _assert_libcst_positions(module, tree)
+
+    def different(self, state):  # the same token, written with other names than libcst 1.x's
+        with self._parenthesize(state):
+            text = self.value
+            state.add_token(text)
+
+    with _leaves_chosen_again(monkeypatch, module, cst.Name, "_codegen_impl", different):
+        assert module.leaves_fast_path() is True
+        assert "_codegen" not in cst.Name.__dict__
+        tree = _parse(BRACKET_TEXT)
+        assert tree.code == BRACKET_TEXT
+        _assert_libcst_positions(module, tree)
+
+
 def test_positions_fast_nodes_record_ranges_without_the_hooks():
     from libcst._nodes.base import CSTNode
 

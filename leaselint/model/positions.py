@@ -220,15 +220,18 @@ def _install_brackets() -> bool:
 # `_codegen_impl` reads, and libcst's `_codegen` around it. Spaces are four nodes in ten of a tree.
 _LEAF_NAMES = {"SimpleWhitespace": ("add_token", "value"), "Newline": ("value", "add_token", "default_newline")}
 _CODEGEN_NAMES = ("before_codegen", "_codegen_impl", "after_codegen")
+# A name without brackets is one token too (its `value`), written inside libcst's bracket writer.
+_NAME_NAMES = ("_parenthesize", "add_token", "value")
 _leaves: list = []
 
 
 def leaves_fast_path() -> bool:
     """libcst generates each node through `CSTNode._codegen`, which calls the state's hooks around
     the node's own `_codegen_impl`: three calls for a node. For `_State`, a node records its range
-    around its `_codegen_impl` without the hooks, and SimpleWhitespace and Newline write their token
-    and record their range in one; other code generation keeps libcst's own steps. When libcst's
-    methods read other names than they do today, nothing is replaced."""
+    around its `_codegen_impl` without the hooks, and SimpleWhitespace, Newline and a Name without
+    brackets write their token and record their range in one; other code generation keeps libcst's
+    own steps. When libcst's methods read other names than they do today, nothing is replaced (a
+    Name's alone, when only its own differs)."""
     if not _leaves:
         _leaves.append(_install_leaves())
     return _leaves[0]
@@ -295,7 +298,18 @@ def _install_leaves() -> bool:
         if key not in state.found:
             state.found[key] = (node, start, start + 1)
 
-    for cls, codegen in ((CSTNode, node_codegen), *zip(classes, (space, newline))):
+    def name(node, state, **kwargs):
+        if type(state) is not _State or node.lpar or node.rpar:
+            return node_codegen(node, state, **kwargs)
+        tokens = state.tokens
+        start = len(tokens)
+        tokens.append(node.value)
+        state.found[id(node)] = (node, start, start + 1)
+
+    fast = [(CSTNode, node_codegen), *zip(classes, (space, newline))]
+    if "_codegen" not in cst.Name.__dict__ and cst.Name._codegen_impl.__code__.co_names == _NAME_NAMES:
+        fast.append((cst.Name, name))
+    for cls, codegen in fast:
         codegen.libcst_own = original  # type: ignore[attr-defined]
         cls._codegen = codegen
     return True
@@ -306,8 +320,7 @@ def _plain_leaves() -> None:
     from libcst._nodes import whitespace
     from libcst._nodes.base import CSTNode
 
-    for name in _LEAF_NAMES:
-        cls = getattr(whitespace, name)
+    for cls in (*(getattr(whitespace, name) for name in _LEAF_NAMES), cst.Name):
         if "_codegen" in cls.__dict__:
             del cls._codegen
     CSTNode._codegen = _libcst_codegen()
