@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from leaselint.model import stores
+from leaselint.model.lock_names import names_lock  # noqa: F401 (also read from here)
 
 # Words too common to decide alone.
 ADD, LOCK_METHOD = b".add(", b".lock("
@@ -188,16 +189,6 @@ def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
     return verdict(data, noqa_rule) != NOTHING
 
 
-# Words of a file name that names a lock (`locks.py`, `leases.py`, `mutex.py`, `election.py` does not).
-_LOCK_FILE_WORDS = (*stores.LOCK_CLASS_WORDS, "leader")
-_LOCK_FILE_NAME = re.compile("|".join(map(re.escape, _LOCK_FILE_WORDS)))
-
-
-def names_lock(path: str) -> bool:
-    """The file's own name names a lock (`locks.py`, `redis_lock.py`, `leases.py`): the prefilter
-    reads it as a text that names one. A text is read for "lock" alone (its other words would cost
-    a scan of every file)."""
-    return _LOCK_FILE_NAME.search(path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()) is not None
 
 
 def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:

@@ -24,6 +24,7 @@ from leaselint.check import (  # noqa: F401 (the entry points, also read from he
 )
 from leaselint.diagnostics import FileResult
 from leaselint.fix import fixable
+from leaselint.model.lock_names import names_lock
 from leaselint.parsing import _start_worker, collecting_less, on_big_stack, trusting_run
 from leaselint.project_pass import SUMMARY, project_pass
 from leaselint.settings import Settings
@@ -34,16 +35,9 @@ from leaselint.source import SourceText
 SKIPPED = "/prefiltered"
 
 
-_names_lock: list = []
-
-
 def _skipped(path: str) -> str:
     """The cache's mark of bytes the prefilter passed over, as read under this file's name."""
-    if not _names_lock:
-        from leaselint.prefilter import names_lock
-
-        _names_lock.append(names_lock)
-    return SKIPPED + "/lock-named" if _names_lock[0](path) else SKIPPED
+    return SKIPPED + "/lock-named" if names_lock(path) else SKIPPED
 
 
 # Below this much work, starting worker processes costs more than it saves. A file's work is its

@@ -831,14 +831,42 @@ def test_a_file_is_read_whole_whatever_size_its_status_gave(tmp_path, stated):
     assert check.read(str(tmp_path / "empty.py"), Settings())[0] == b""
 
 
+def test_a_warm_run_does_not_load_the_store_table(tmp_path):
+    """A run whose every file the cache knows without findings reads file names for a lock's words
+    without the store table or the prefilter (their import is a tenth of such a run)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "jobs.py").write_text('import redis\n\nr = redis.Redis()\nprint(r.get("k"))\n')
+    (tmp_path / "src" / "locks.py").write_text("x = 1\n")
+    (tmp_path / "src" / "plain.py").write_text("y = 2\n")
+    script = (
+        "import sys\n"
+        "from leaselint.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m in ('leaselint.model.stores', 'leaselint.prefilter')))\n"
+    )
+    run = [sys.executable, "-c", script, "--isolated", "--cache-dir", str(tmp_path / "cache"), "--output-format", "json", str(tmp_path / "src")]
+    loaded = [subprocess.run(run, capture_output=True, text=True, check=True).stdout.splitlines()[-1] for _ in range(3)]
+    assert loaded[0] == "['leaselint.model.stores', 'leaselint.prefilter']"
+    assert loaded[1:] == ["[]", "[]"]
+
+
 def test_a_file_name_that_names_a_lock_is_told_as_before():
     """The file name test is one regex search of the lower-cased name: the same answers as a
     search for each word."""
     from leaselint import prefilter
+    from leaselint.model import lock_names, stores
+
+    assert lock_names.LOCK_FILE_WORDS == (*stores.LOCK_CLASS_WORDS, "leader")
 
     def by_words(path):
         name = path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()
-        return any(word in name for word in prefilter._LOCK_FILE_WORDS)
+        return any(word in name for word in lock_names.LOCK_FILE_WORDS)
 
     names = ["locks.py", "src/app/REDIS_LOCK.py", "leases.py", "mutex.py", "Semaphore.py", "leader.py",
              "election.py", "lock/jobs.py", "clock.py", "unlocked_Lease.py", "lo_ck.py", "ſemaphore.py",

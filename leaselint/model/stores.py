@@ -14,6 +14,8 @@ import functools
 from dataclasses import dataclass
 from functools import lru_cache
 
+from leaselint.model.lock_names import LOCK_CLASS_WORDS
+
 
 @dataclass(frozen=True)
 class Arg:
@@ -1026,9 +1028,8 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 # Words of a key that names a lock. A claim whose answer is never read is a lease only with them:
 # otherwise it is a cache write or a counter's first value.
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
-# A class named for one of these (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock
-# class: a claim-shaped `add(key, value, ...)` in it claims, whatever its receiver (see lock_shaped).
-LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
+# LOCK_CLASS_WORDS (lock_names.py, where file names read them): a class named for one of these
+# (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock class.
 LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
