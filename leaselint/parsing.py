@@ -303,10 +303,13 @@ def _install_inits() -> bool:
     from leaselint.model.traverse import _subclasses
 
     made = {}
-    trusted = _trust(base)[0]
+    trusted, heirs = _trust(base)
+    # A trusted class whose `__init__` an heir inherits (an heir with no `__init__` of its own)
+    # keeps the call: the heir's own check runs through it.
+    inherited = {next(k for k in heir.__mro__ if "__init__" in k.__dict__) for heir in heirs if "__init__" not in heir.__dict__}
     for cls in _subclasses(base):
         try:
-            init = _slot_init(cls, dataclasses, factory, cls in trusted)
+            init = _slot_init(cls, dataclasses, factory, cls in trusted and cls not in inherited)
             if init is not None and _same_signature(inspect.signature(cls.__dict__["__init__"]), inspect.signature(init), factory):
                 made[cls] = init
         except Exception:  # a class shaped otherwise keeps libcst's own __init__

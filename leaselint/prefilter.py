@@ -12,7 +12,6 @@ the prefilter. The test suite runs every rule case through all the stages.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 

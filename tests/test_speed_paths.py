@@ -672,6 +672,37 @@ def test_a_trusted_node_made_on_the_parsing_thread_skips_even_the_stand_in(monke
         cst.Name("not a name")
 
 
+HEIR_SCRIPT = """\
+import libcst as cst
+from leaselint import parsing
+
+
+class Strict(cst.Name):  # no dataclass: made through Name's __init__, with a check of its own
+    def _validate(self):
+        raise cst.CSTValidationError("strict")
+
+
+with parsing.trusting_parser():
+    cst.parse_module("x = f(y)\\n")
+    try:
+        Strict("a")
+        print("unchecked")
+    except cst.CSTValidationError:
+        print("checked")
+"""
+
+
+def test_an_heir_that_inherits_a_trusted_init_keeps_its_own_check():
+    """A class under a trusted one, with a check of its own and no `__init__` of its own, is made
+    through the trusted class's `__init__`: that one keeps calling the check (in a process of its
+    own: the heir must exist before the first parse)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", HEIR_SCRIPT], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["checked"]
+
+
 def test_a_run_sets_the_node_checks_aside_from_its_first_parse_to_its_end(tree, monkeypatch):
     import libcst as cst
     from libcst._nodes.base import CSTNode
