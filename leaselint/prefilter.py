@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from leaselint.model import stores
-from leaselint.model.lock_names import names_lock  # noqa: F401 (also read from here)
+from leaselint.model.lock_names import names_lock
 
 # Words too common to decide alone.
 ADD, LOCK_METHOD = b".add(", b".lock("
@@ -186,8 +186,6 @@ NOTHING, CLAIM_WORDS, MORE = 0, 1, 2
 def may_hold_findings(data: bytes, noqa_rule: bool = False) -> bool:
     """False only when no rule can report anything in a file with these bytes."""
     return verdict(data, noqa_rule) != NOTHING
-
-
 
 
 def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:

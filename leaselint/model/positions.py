@@ -421,7 +421,7 @@ def positions(module: cst.Module, text: str | None = None):
 # top-level statement, decorator and clause of one (`else:`, `except:`) begins, and nowhere else
 # when as many such lines are found as those and the lines of plain strings that begin so.
 _CODE_LINE = re.compile(r"^[^ \t\n#)\]}]", re.M)
-_STRING_CODE_LINE = re.compile(r"\n[^ \t\n#)\]}]")
+_NEXT_CODE_LINE = re.compile(r"\n[^ \t\n#)\]}]")
 _NOT_CODE_START = " \t\n#)]}"
 
 
@@ -433,7 +433,7 @@ def _code_lines(statement: cst.CSTNode) -> int | None:
         body = statement.body  # type: ignore[attr-defined]
         value = getattr(body[0], "value", None) if len(body) == 1 else None
         if type(value) is cst.SimpleString and "\n" in value.value:
-            return 1 + len(_STRING_CODE_LINE.findall(value.value))
+            return 1 + len(_NEXT_CODE_LINE.findall(value.value))
         return 1
     if kind is cst.With or kind is cst.Match:
         return 1
@@ -465,7 +465,7 @@ def _statement_heads(module: cst.Module, text: str) -> list[int] | None:
             return None
         counts.append(count)
     # The lines after a line feed (a search that skips to each line feed), and the first line.
-    starts = [match.start() + 1 for match in _STRING_CODE_LINE.finditer(text)]
+    starts = [match.start() + 1 for match in _NEXT_CODE_LINE.finditer(text)]
     if text[0] not in _NOT_CODE_START:
         starts.insert(0, 0)
     if len(starts) != sum(counts):
