@@ -221,17 +221,40 @@ def test_a_method_and_a_property_are_what_they_return():
     ) == (GUESSABLE, "time.time()")
 
 
-def test_a_helper_with_arguments_or_two_returns_is_unknown():
-    assert _only_origin(
-        """
+def test_a_helper_with_arguments_is_what_it_returns_from_what_the_call_passes():
+    helper = """
+        def b(value, suffix=""):
+            return value.encode() + suffix
+
         def owner(prefix):
             return f"{prefix}-{os.getpid()}"
 
-        def run(job):
-            if r.set(f"lock:{job}", owner("x"), nx=True, ex=30):
+        def run(job, given):
+            if r.set(f"lock:{job}", VALUE, nx=True, ex=30):
                 r.delete(f"lock:{job}")
         """
-    )[0] == UNKNOWN
+    assert _only_origin(helper.replace("VALUE", 'owner("x")')) == (FIXED, "the process id")
+    assert _only_origin(helper.replace("VALUE", "b(uuid.uuid1().hex)")) == (GUESSABLE, "uuid1 (the host and the time)")
+    assert _only_origin(helper.replace("VALUE", "b(secrets.token_hex(16))"))[0] == FRESH
+    # What the caller passes is not known: neither is the answer.
+    assert _only_origin(helper.replace("VALUE", "owner(given)"))[0] == UNKNOWN
+    assert _only_origin(helper.replace("VALUE", "b(given)"))[0] == UNKNOWN
+
+
+def test_a_clock_moved_by_a_number_is_the_clock():
+    code = """
+        def run(job, timeout):
+            if r.set(f"lock:{job}", VALUE, nx=True, ex=30):
+                r.delete(f"lock:{job}")
+        """
+    assert _only_origin(code.replace("VALUE", "time.time() + timeout")) == (GUESSABLE, "time.time()")
+    assert _only_origin(code.replace("VALUE", "int(time.time() * 1000) + timeout")) == (GUESSABLE, "time.time()")
+    # A fresh part still makes it fresh; a concatenation with an unknown text stays unknown.
+    assert _only_origin(code.replace("VALUE", "time.time() + secrets.randbelow(10**9)"))[0] == FRESH
+    assert _only_origin(code.replace("VALUE", 'f"{time.time()}{timeout}"'))[0] == UNKNOWN
+
+
+def test_a_helper_with_returns_of_two_kinds_is_unknown():
     assert _only_origin(
         """
         def owner():

@@ -41,6 +41,10 @@ CALLS: dict[str, tuple[str, str]] = {
     "uuid.uuid1": (GUESSABLE, "uuid1 (the host and the time)"),
     "itertools.count": (GUESSABLE, "a counter"),
 }
+# What a reading of the clock is called: it stays guessable when a number is added to it.
+CLOCKS = frozenset(reason for name, (kind, reason) in CALLS.items() if name.startswith(("time.", "datetime.")))
+_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide)
+
 # Every call of these modules: (kind, what the message calls it).
 MODULES: dict[str, tuple[str, str]] = {
     "secrets": (FRESH, "secrets"),
@@ -91,6 +95,9 @@ class Origins:
         self.classes = classes or {}
         # (id of a class, attribute) -> whether the module gives it another value (_set_elsewhere).
         self._given: dict = {}
+        # id of a function scope -> the call (and its scope) whose arguments its parameters stand for,
+        # while what the function returns is worked out for that call.
+        self._calls: dict[int, tuple[cst.Call, Scope]] = {}
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -112,6 +119,8 @@ class Origins:
             return Origin(FIXED, "a constant", node)
         if key_shape is not None and self._names_the_lease(node, scope, key_shape):
             return Origin(FIXED, "the lease's own name", node)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+            return self._arithmetic(node, scope, key_shape, depth)
         if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
             return self._combine(self._parts(node), scope, key_shape, depth, node)
         if isinstance(node, (cst.Tuple, cst.List)) and node.elements:
@@ -155,6 +164,16 @@ class Origins:
             return [node.left, *items]
         return [node]
 
+    def _arithmetic(self, node: cst.BinaryOperation, scope: Scope, key_shape, depth: int) -> Origin:
+        """`time.time() + timeout`: a reading of the clock moved by a number is still the clock, as
+        guessable whatever the number (a lifetime, a setting); other sums are as good as their parts."""
+        parts = self._parts(node)
+        origins = [self.origin(part, scope, key_shape, depth + 1) for part in parts]
+        clock = next((o for o in origins if o.kind == GUESSABLE and o.reason in CLOCKS), None)
+        if clock is not None and all(o.kind in (UNKNOWN, GUESSABLE, FIXED) for o in origins):
+            return Origin(GUESSABLE, clock.reason, node)
+        return self._combine(parts, scope, key_shape, depth, node)
+
     def _combine(self, parts, scope: Scope, key_shape, depth: int, node) -> Origin:
         """A value built from parts is as good as its best part: one fresh part makes it fresh."""
         origins = [self.origin(part, scope, key_shape, depth + 1) for part in parts]
@@ -171,6 +190,8 @@ class Origins:
         where = self.resolver.defining_scope(node.value, scope)
         if where is not None and any(isinstance(v, cst.AugAssign) for v in where.bindings.get(node.value, [])):
             return Origin(GUESSABLE, "a counter", node)
+        if where is not None and node.value in where.params and id(where) in self._calls:
+            return self._passed(node.value, where, key_shape, depth)
         if where is not None and node.value in where.params:
             default = self._made_when_absent(node.value, where, key_shape, depth)
             if default is not None:
@@ -209,6 +230,19 @@ class Origins:
         if inner.kind not in (FIXED, GUESSABLE):
             return None
         return Origin(inner.kind, f"{inner.reason}, made when the caller passes no `{name}`", inner.node or made[0])
+
+    def _passed(self, name: str, function: Scope, key_shape, depth: int) -> Origin:
+        """A parameter of a function whose answer is being worked out for one call: what that call
+        passes (its default where it passes nothing)."""
+        call, caller = self._calls[id(function)]
+        index = function.params.index(name) - (1 if function.cls is not None and not function.is_static else 0)
+        argument = _argument(call, index, name) if index >= 0 else None
+        if argument is None and not any(arg.star for arg in call.args):
+            argument = _default_of(function.node, name)
+            caller = self.resolver.module_scope
+        if argument is None:
+            return Origin(UNKNOWN)
+        return self.origin(argument, caller, key_shape, depth + 1)
 
     def _parameter(self, name: str, function: Scope, depth: int) -> Origin:
         """A parameter is as good as what every caller in the module passes for it: a module function's
@@ -374,32 +408,40 @@ class Origins:
         reason = f"`{info.name}.{name}`, a setting made once per `{info.name}` (its default is {inner.reason})"
         return Origin(FIXED, reason, inner.node or value)
 
-    def _returned(self, function: Scope | None, scope: Scope, key_shape, depth: int, node) -> Origin | None:
-        """What a function of the project returns, when it has one `return` with a value (a helper
-        or a `@property` making the worker's id): its origin, as made at the call."""
-        if function is None or not isinstance(function.node, cst.FunctionDef):
+    def _returned(
+        self, function: Scope | None, scope: Scope, key_shape, depth: int, node, call: cst.Call | None = None
+    ) -> Origin | None:
+        """What a function of the project returns, when every `return` gives a value of one kind (a
+        helper or a `@property` making the worker's id, `b(uuid.uuid1().hex)`): its origin, as made at
+        the call; with `call`, its parameters stand for what the call passes."""
+        if function is None or not isinstance(function.node, cst.FunctionDef) or id(function) in self._calls:
             return None
-        if len(function.params) != (1 if function.cls is not None and not function.is_static else 0):
+        if call is None and len(function.params) != (1 if function.cls is not None and not function.is_static else 0):
             return None  # it takes arguments: what it returns depends on them
         returns = [n for n in nodes(function.node.body, trivia=False) if type(n) is cst.Return]
-        if len(returns) != 1 or returns[0].value is None:
+        if not returns or any(r.value is None for r in returns) or len(returns) > 4:
             return None
-        inner = self.origin(returns[0].value, function, key_shape, depth + 1)
-        if inner.kind == UNKNOWN:
+        if call is not None:
+            self._calls[id(function)] = (call, scope)
+        try:
+            found = [self.origin(r.value, function, key_shape, depth + 1) for r in returns]  # type: ignore[arg-type]
+        finally:
+            self._calls.pop(id(function), None)
+        if len({o.kind for o in found}) != 1 or found[0].kind == UNKNOWN:
             return None
+        inner = found[0]
         return Origin(inner.kind, inner.reason, inner.node if inner.node is not None else node)
 
     def _call(self, node: cst.Call, scope: Scope, key_shape, depth: int) -> Origin:
         func = node.func
-        if not node.args:
-            helper = None
-            if isinstance(func, cst.Attribute) and scope.cls is not None and self.resolver.is_self(func.value, scope):
-                helper = scope.cls.methods.get(func.attr.value)
-            elif isinstance(func, cst.Name) and func.value not in self.imports:
-                helper = self.functions.get(func.value)
-            found = self._returned(helper, scope, key_shape, depth, node)
-            if found is not None:
-                return found
+        helper = None
+        if isinstance(func, cst.Attribute) and scope.cls is not None and self.resolver.is_self(func.value, scope):
+            helper = scope.cls.methods.get(func.attr.value)
+        elif isinstance(func, cst.Name) and func.value not in self.imports:
+            helper = self.functions.get(func.value)
+        found = self._returned(helper, scope, key_shape, depth, node, node if node.args else None)
+        if found is not None:
+            return found
         name = self.dotted(node.func)
         if name is not None:
             if name in CALLS:
