@@ -1,5 +1,6 @@
 """LL003 cases: a weak value reached through the project's own helper or clock arithmetic."""
 
+from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
@@ -78,5 +79,32 @@ INVALID = [
         line=9,
         column=30,
         message_contains="time.time()",
+        fixed="""\
+        import logging
+        import secrets
+        import time
+
+        import redis
+
+        LEASE_RELEASE_SCRIPT = (
+            "if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end"
+        )
+
+        r = redis.Redis()
+
+
+        def hold(name, timeout=30):
+            token = secrets.token_hex(16)
+            if r.set(f"lock:{name}", token, nx=True, ex=timeout):
+                return token
+            return None
+
+
+        def release(name, token):
+            if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{name}", token):
+                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{name}")
+    """,
+        applicability=Applicability.UNSAFE,
     ),
 ]
