@@ -1445,6 +1445,8 @@ class LeaseFixer:
             raise NoFix("the release raises when the lease is lost")
         if release.coroutine and not release.awaited and not release.scope.is_async:
             raise NoFix("the release is a coroutine this function never awaits (LL011): its answer is no outcome yet")
+        if release.usage == "operand":
+            raise NoFix("the release is the last operand of an `and`/`or`: test its answer by hand")
         awaited = "await " if release.awaited or release.coroutine else ""
         report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         call = self._text(release.call)

@@ -550,7 +550,7 @@ class Classifier:
         for site in self.walker.calls:
             func = site.call.func
             cls = site.scope.cls
-            if cls is None or site.usage != "statement" or not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+            if cls is None or site.usage not in ("statement", "operand") or not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
                 continue
             known = answering.get((id(cls), func.attr.value))  # type: ignore[union-attr]
             if known is None or known[0].scope is site.scope:

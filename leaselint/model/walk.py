@@ -386,6 +386,14 @@ class Walker(cst.CSTVisitor):
             self.statement_calls[id(value.expression)] = usage
         elif type(value) is cst.Call:
             self.statement_calls[id(value)] = usage
+        else:
+            # `self.token and self.release()`: the last operand's answer is thrown away too.
+            while type(value) is cst.BooleanOperation:
+                value = value.right
+            if type(value) is cst.Await:
+                value = value.expression
+            if type(value) is cst.Call:
+                self.statement_calls[id(value)] = "operand"
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         self.comparisons.append(node)
