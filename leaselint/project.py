@@ -76,7 +76,9 @@ def _absolute_effects(summary: tuple, module: str, is_package: bool) -> tuple:
     out = []
     for effect in effects:
         receiver = effect[3]
-        if receiver[0] not in ("param", "self"):
+        if receiver[0] == "project":
+            receiver = receiver[1:]
+        elif receiver[0] not in ("param", "self"):
             kind, level, dotted, bound = receiver
             origin = absolute(level, dotted, module, is_package) if dotted else f"{module}.{bound}"
             receiver = (kind, origin)

@@ -17,6 +17,9 @@ SUMMARY = "/summary"
 
 CALLS_NONE = "/calls-none:"
 
+# How many times a module's summary may grow from its helpers' (a wrapper of a wrapper of the store).
+ROUNDS = 4
+
 # Up to this many summarised names, a passed-over file is searched for each as plain bytes first.
 PLAIN_NAMES = 16
 
@@ -40,9 +43,7 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             summaries[index] = summary
     if not any(summary[0] or summary[1] for summary in summaries.values()):
         return
-    import re
-
-    from leaselint.project import Project, import_wants
+    from leaselint.project import Project
 
     in_run = {os.path.abspath(path): index for index, path in enumerate(paths)}
 
@@ -51,51 +52,87 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
         if index is not None and index in summaries:
             return summaries[index][0]
         # Outside the run, or passed over by the prefilter (which asks for a claim's words).
-        return _summarise_outside(path, cache)
+        return _summarise_outside(path, cache, project)
 
     project = Project(settings.root, summarise_file)
     for index, (exports, _) in summaries.items():
         if exports:
             project.add(paths[index], exports)
-    todo: list = []
-    for index, (_, wants) in summaries.items():
-        _project_job(index, paths[index], looks[index], wants, project, settings, cache, results, todo)
-    # A passed-over file read for its summary on demand may call another module's function too.
-    names = sorted(project.exported_names())
-    if names and skipped:
-        words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
-        # A few names are looked for as plain bytes first (a search per name beats the regex's
-        # try at every position); many names go to the regex alone.
-        plain = [n.encode() for n in names] if len(names) <= PLAIN_NAMES else None
-        import hashlib
-
-        # Kept short: one such entry per passed-over file.
-        mark = CALLS_NONE + hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
-        exported = set(names)
-        for index in skipped:
-            key = looks[index][2]
-            if cache is not None and key is not None and cache.get(key + mark) is not None:
+    # Index -> (the project settings it was linted with, its cache key): what each round did.
+    linted: dict[int, tuple] = {}
+    searched: set[str] = set()
+    for _ in range(ROUNDS):
+        todo: list = []
+        done: dict[int, tuple] = {}
+        for index, (_, wants) in summaries.items():
+            _project_job(index, paths[index], looks[index], wants, project, settings, cache, results, todo, linted, done)
+        # A passed-over file read for its summary on demand may call another module's function too.
+        names = sorted(project.exported_names() - searched)
+        searched.update(names)
+        if names and skipped:
+            _passed_over(names, skipped, paths, looks, project, settings, cache, results, todo, linted, done)
+        run(todo)
+        # A module linted with its helpers' summaries may hand its own callers more (a wrapper of a
+        # wrapper): their callers are linted again with it, up to ROUNDS deep.
+        grown = False
+        for index, key in done.items():
+            result = results[index]
+            summary = result[0].summary if result is not None else None
+            if summary is None and cache is not None and key is not None:
+                summary = cache.get(key + SUMMARY)
+            if summary is None or not summary[0]:
                 continue
-            data = looks[index][0]
-            if data is None:
-                data = read(paths[index], settings)[0]
-            used = (
-                data is not None
-                and (plain is None or any(name in data for name in plain))
-                and words.search(data) is not None
-            )
-            look = (data, None, key, False)
-            if not used or not _project_job(index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo):
-                if cache is not None and key is not None and data is not None:
-                    cache.put(key + mark, [])
-    run(todo)
+            if summary[0] != summaries.get(index, ((), ()))[0]:
+                summaries[index] = (summary[0], summaries.get(index, ((), summary[1]))[1])
+                project.add(paths[index], summary[0])
+                grown = True
+        if not grown:
+            break
 
 
-def _project_job(index, path, look, wants, project, settings: Settings, cache, results, todo) -> bool:
-    """Whether the file uses summaries: then its result with them is in `results` or queued in `todo`."""
+def _passed_over(names, skipped, paths, looks, project, settings, cache, results, todo, linted, done) -> None:
+    """Files the prefilter passed over that call one of `names`: their project jobs."""
+    import re
+
+    from leaselint.project import import_wants
+
+    words = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")\b")
+    # A few names are looked for as plain bytes first (a search per name beats the regex's
+    # try at every position); many names go to the regex alone.
+    plain = [n.encode() for n in names] if len(names) <= PLAIN_NAMES else None
+    import hashlib
+
+    # Kept short: one such entry per passed-over file.
+    mark = CALLS_NONE + hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
+    exported = set(project.exported_names())
+    for index in skipped:
+        key = looks[index][2]
+        if cache is not None and key is not None and cache.get(key + mark) is not None:
+            continue
+        data = looks[index][0]
+        if data is None:
+            data = read(paths[index], settings)[0]
+        used = (
+            data is not None
+            and (plain is None or any(name in data for name in plain))
+            and words.search(data) is not None
+        )
+        look = (data, None, key, False)
+        if not used or not _project_job(
+            index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo, linted, done
+        ):
+            if cache is not None and key is not None and data is not None:
+                cache.put(key + mark, [])
+
+
+def _project_job(index, path, look, wants, project, settings: Settings, cache, results, todo, linted=None, done=None) -> bool:
+    """Whether the file uses summaries: then its result with them is in `results` or queued in `todo`
+    (not again when an earlier round linted it with the same summaries)."""
     needed = project.settings_for(path, wants) if wants else None
     if needed is None:
         return False
+    if linted is not None and linted.get(index, (None,))[0] == needed:
+        return True
     file_settings = settings.for_file(path).replace(project=needed)
     data, key = look[0], None
     if data is None:
@@ -104,6 +141,10 @@ def _project_job(index, path, look, wants, project, settings: Settings, cache, r
             return False
     if cache is not None:
         key = cache.key(data, file_settings)
+    if linted is not None and done is not None:
+        linted[index] = (needed, key)
+        done[index] = key
+    if cache is not None:
         hit = cache.get(key)
         if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
             results[index] = _cached(path, data, hit)
@@ -112,27 +153,43 @@ def _project_job(index, path, look, wants, project, settings: Settings, cache, r
     return True
 
 
-def _summarise_outside(path: str, cache) -> tuple:
-    """The exports of a module outside the run (read for its summary, never reported on)."""
+def _summarise_outside(path: str, cache, project=None) -> tuple:
+    """The exports of a module outside the run (read for its summary, never reported on); with
+    `project`, composed with the summaries of the helpers it calls in turn."""
     from leaselint.prefilter import may_export
 
     data = read(path, Settings())[0]
     if data is None:
         return ()
+    exports, wants = _summary_outside(data, Settings(select=frozenset()), cache, may_export(data))
+    # Looked up before this module's own summary is known: a circle of imports ends there.
+    needed = project.settings_for(path, wants) if project is not None and wants else None
+    if needed is not None:
+        exports = _summary_outside(data, Settings(select=frozenset(), project=needed), cache, True)[0]
+    return exports
+
+
+def _summary_outside(data: bytes, settings: Settings, cache, worth: bool) -> tuple:
+    """(exports, wants) of a module's bytes linted with `settings` (cached); nothing unless `worth`."""
     key = None
     if cache is not None:
-        key = cache.key(data, Settings()) + SUMMARY
+        key = cache.key(data, settings) + SUMMARY
         known = cache.get(key)
-        if known is not None:
-            return known[0]
-    exports: tuple = ()
-    if may_export(data):
-        summary: dict = {}
-        try:
-            check_text(decode(data).text, Settings(select=frozenset()), [], summary_out=summary)
-            exports = summary.get("exports", ())
-        except Exception:
-            exports = ()
+        if known is not None and len(known) == 2:
+            return tuple(known[0]), tuple(known[1])
+    found: tuple = ((), ())
+    if not worth:
+        from leaselint.project import import_wants
+
+        # Neither a store's words nor a project import: it can hand its callers nothing.
+        if not import_wants(data, set()):
+            return found
+    summary: dict = {}
+    try:
+        check_text(decode(data).text, settings, [], summary_out=summary)
+        found = (summary.get("exports", ()), summary.get("wants", ()))
+    except Exception:
+        pass
     if key is not None:
-        cache.put(key, (exports, ()))
-    return exports
+        cache.put(key, found)
+    return found

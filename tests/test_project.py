@@ -936,3 +936,100 @@ def test_a_project_asks_the_file_system_once_per_path(tmp_path, monkeypatch):
     assert sorted(set(asked)) == sorted(
         [str(tmp_path / p) for p in ("__init__.py", "app/__init__.py", "app/jobs/__init__.py", "app/jobs.py")]
     )
+
+
+WRAPPED_STORE = """\
+import redis
+
+client = redis.Redis()
+
+
+def put_if_absent(key, value, ttl):
+    return client.set(key, value, nx=True, ex=ttl)
+
+
+def remove(key):
+    client.delete(key)
+"""
+
+WRAPPER_OF_WRAPPER = {
+    "app/__init__.py": "",
+    "app/store.py": WRAPPED_STORE,
+    # A second layer of the project's own code, with no lease of its own.
+    "app/hold.py": """\
+        from app import store
+
+
+        def hold(key, owner):
+            return store.put_if_absent(key, owner, 60)
+
+
+        def unhold(key):
+            store.remove(key)
+        """,
+    # A third layer, named for neither claims nor releases.
+    "app/guard.py": """\
+        from app.hold import hold, unhold
+
+
+        def enter(key, owner):
+            return hold(key, owner)
+
+
+        def leave(key):
+            unhold(key)
+        """,
+    "app/jobs.py": """\
+        import socket
+
+        from app.guard import enter, leave
+
+
+        def nightly(name):
+            key = f"job:{name}"
+            if not enter(key, socket.gethostname()):
+                return
+            try:
+                work(name)
+            finally:
+                leave(key)
+        """,
+}
+
+
+def test_summaries_compose_through_wrappers_of_wrappers_in_other_modules(tmp_path):
+    paths = tree(tmp_path, WRAPPER_OF_WRAPPER)
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL002", 8, 23), ("LL001", 13, 9)]}
+    assert "the release is made inside `leave` (app/guard.py:9)" in found["app/jobs.py"][1][3]
+
+
+def test_composed_summaries_agree_with_a_warm_run_and_a_run_of_the_caller_alone(tmp_path):
+    paths = tree(tmp_path, WRAPPER_OF_WRAPPER)
+    cold = findings(tmp_path, paths)
+    folder = tmp_path / "cache"
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    parsed: list[str] = []
+    real_parse = check.parse
+
+    def counting(text, strict=False):
+        parsed.append(text)
+        return real_parse(text, strict)
+
+    check.parse, saved = counting, check.parse
+    try:
+        assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    finally:
+        check.parse = saved
+    assert parsed == []
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert findings(tmp_path, jobs, explicit=jobs) == {"app/jobs.py": cold["app/jobs.py"]}
+
+
+def test_composition_stops_after_its_rounds(tmp_path, monkeypatch):
+    from leaselint import project_pass
+
+    monkeypatch.setattr(project_pass, "ROUNDS", 1)
+    found = findings(tmp_path, tree(tmp_path, WRAPPER_OF_WRAPPER))
+    # One round reads the store's helpers alone: the layers above them stay unknown.
+    assert codes(found) == {}

@@ -156,6 +156,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,
+        summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,

@@ -2099,7 +2099,10 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # `cache_delete(key)` only share a parameter name, as `put_if_empty(key)` and
         # `delete_data(key)` share `self.result_key(key)`: the caller's key, passed on.
         name = release.scope.name.lower()
-        return any(word in name for word in stores.RELEASE_WORDS)
+        # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name.
+        return any(word in name for word in stores.RELEASE_WORDS) or (
+            not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
+        )
     return True
 
 

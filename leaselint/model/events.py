@@ -238,6 +238,8 @@ class LeaseModel:
     # `self.acquire()` thrown away where the class's acquire can answer that its claim failed:
     # (call, scope, method name, line of the failing return).
     ignored_claims: list = field(default_factory=list)
+    # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
+    summarised_claims: list = field(default_factory=list)
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
     extend_scripts: dict = field(default_factory=dict)
     # A module constant holding a hash field's compare-and-delete script (`hget` == ARGV[2], then `hdel`).

@@ -217,6 +217,10 @@ def _returns(node: cst.CSTNode) -> list[cst.Return]:
 
 
 def _receiver(event, model, params: set[str]) -> tuple | None:
+    shape = event.receiver_shape
+    if type(shape) is tuple and shape[:1] == ("project",):
+        # A client of another module reached through its helper: named absolutely already.
+        return shape
     receiver = event.receiver
     if isinstance(receiver, cst.Await):
         receiver = receiver.expression
@@ -232,6 +236,15 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
         and receiver.value.value == self_name
     ):
         return ("self", receiver.attr.value)  # the client the object holds (`self.client`)
+    if (
+        type(receiver) is cst.Attribute
+        and type(receiver.value) is cst.Name
+        and receiver.value.value in model.imports
+        and model.resolver.defining_scope(receiver.value.value, event.scope) is model.resolver.module_scope
+    ):
+        # Another module's client reached through its module (`store.client`).
+        name = receiver.value.value
+        return (kind, model.import_levels.get(name, 0), f"{model.imports[name]}.{receiver.attr.value}", receiver.attr.value)
     if not isinstance(receiver, cst.Name):
         return None
     name = receiver.value
@@ -250,17 +263,18 @@ def exports(model) -> tuple:
     module_scope = model.resolver.module_scope
     leased = {id(e) for lease in model.leases for e in (*lease.claims, *lease.releases)}
     by_scope: dict[int, list] = {}
-    for claim in model.claims:
+    for claim in (*model.claims, *model.summarised_claims):
         # A claim that is a lease at home too: its callers still choose the token it stores.
         by_scope.setdefault(id(claim.scope), []).append(("claim", claim))
     for release in model.releases:
-        if release.via is not None or release.in_pipeline or release.other_keys:
+        if release.in_pipeline or release.other_keys:
             continue
         if release.checked:
             by_scope.setdefault(id(release.scope), []).append(("checked", release))
         elif not (release.deliberate or release.transactional or release.check):
             # One that is a lease at home is reported there; its callers still pair it with their claims.
-            kind = "leased" if id(release) in leased else "release"
+            # One reported in a helper's module (made through it) is reported there for every caller.
+            kind = "leased" if id(release) in leased or release.reported_home else "release"
             by_scope.setdefault(id(release.scope), []).append((kind, release))
     found = []
     functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
