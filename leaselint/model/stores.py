@@ -18,32 +18,15 @@ from functools import lru_cache
 
 from leaselint.model.lock_names import LOCK_CLASS_WORDS
 from leaselint.model.store_specs import Arg, ClaimSpec, ReleaseSpec, WriteSpec, ReadSpec, ExpireSpec, LockSpec, Store  # noqa: F401
+# The table's names other modules read as stores.X.
 from leaselint.model.store_table import (  # noqa: F401
-    REDIS,
-    AIOREDIS1,
-    DJANGO_CACHE,
-    FLASK_CACHE,
-    PYMEMCACHE,
-    PYTHON_MEMCACHED,
-    AIOMCACHE,
-    PYLIBMC,
-    BMEMCACHED,
-    DISKCACHE,
-    DYNAMODB,
-    MONGODB,
-    ETCD,
-    ETCD2,
-    ETCD3GW,
-    ORM_MANAGER,
-    ROW_KEY_FIELDS,
-    lock_model_name,
-    DJANGO_ORM,
-    ETCD3PY,
-    GLIDE,
-    STORES,
-    LOCKS,
     LOCK_QUERIES,
     LOCK_RELEASE_ERRORS,
+    LOCKS,
+    ORM_MANAGER,
+    ROW_KEY_FIELDS,
+    STORES,
+    lock_model_name,
 )
 
 
