@@ -19,7 +19,7 @@ from leaselint.diagnostics import Applicability, Edit, Fix, Position
 from leaselint.model.events import Claim, Expire, Lease, LeaseModel, Release, Write
 from leaselint.source import LineIndex
 from leaselint.model import stores
-from leaselint.model.build import is_docstring
+from leaselint.model.header import is_docstring
 from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
@@ -1297,7 +1297,7 @@ class LeaseFixer:
             if keywords - allowed or sum(a.keyword is None for a in call.args) > positional:
                 raise NoFix("the write passes options of its own (`xx`, `get`, `keepttl`): claim by hand")
             return f"{func}.{spec.method}({self._args_text(call)}, {spec.flag.keyword}=True)"  # type: ignore[union-attr]
-        from leaselint.model.classify import get_arg
+        from leaselint.model.call_parts import get_arg
 
         key, value = get_arg(call, write.key), get_arg(call, write.value)
         ttl = get_arg(call, write.lifetime[0]) if write.lifetime else None

@@ -64,3 +64,42 @@ def test_one_file_the_project_pass_and_many_files_import_one_way():
     assert "leaselint.runner" not in _loaded_after("leaselint.project_pass")
     assert {"leaselint.check", "leaselint.project_pass"} <= _loaded_after("leaselint.runner")
     assert "leaselint.runner" not in _loaded_after("leaselint.parsing")
+
+
+MODEL_MODULE_LINES = 800
+
+
+def _model_imports() -> dict[str, set[str]]:
+    """Module name -> the leaselint.model modules it imports, at module level or inside functions."""
+    folder = REPO / "leaselint" / "model"
+    names = {path.stem for path in folder.glob("*.py")}
+    found = {}
+    for path in folder.glob("*.py"):
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "leaselint.model":
+                edges |= {alias.name for alias in node.names if alias.name in names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("leaselint.model."):
+                edges.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                edges |= {a.name.split(".")[2] for a in node.names if a.name.startswith("leaselint.model.")}
+        found[path.stem] = edges - {path.stem}
+    return found
+
+
+def test_model_modules_import_one_way_and_stay_short():
+    graph = _model_imports()
+    assert {"classify", "stores", "build", "events", "calls"} <= set(graph)
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name not in done:
+            for other in graph.get(name, ()):
+                visit(other, (*path, name))
+            done.add(name)
+
+    for name in graph:
+        visit(name, ())
+    for path in (REPO / "leaselint" / "model").glob("*.py"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= MODEL_MODULE_LINES, path.name

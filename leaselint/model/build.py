@@ -6,11 +6,12 @@ import re
 
 import libcst as cst
 
-from leaselint.diagnostics import Position
-from leaselint.model.classify import FIELD_SCRIPT, Classifier, mark_coroutines, pair
+from leaselint.model.call_parts import FIELD_SCRIPT
+from leaselint.model.classify import Classifier
 from leaselint.model.events import LeaseModel
 from leaselint.model.keys import NodeCode, Resolver, literal_string
-from leaselint.model.positions import head, positions as module_positions
+from leaselint.model.pairing import mark_coroutines, pair
+from leaselint.model.positions import positions as module_positions
 from leaselint.model.values import Origins
 from leaselint.model.traverse import walk
 from leaselint.model.walk import Walker, dotted
@@ -51,56 +52,6 @@ def _module_facts(walker: Walker, module: cst.Module, positions, resolver: Resol
         script_constant=script_constant,
         field_script_constant=field_script_constant,
         extend_scripts=extend_scripts,
-    )
-
-
-def header_facts(module: cst.Module, positions) -> tuple[Position, bool, list]:
-    """Where new module constants go (after the leading imports), and those imports by module name."""
-    body = list(module.body)
-    index = 0
-    if body and is_docstring(body[0]):
-        index = 1
-    leading: list[tuple[str, Position, Position, bool]] = []
-    last_import = None
-    while index < len(body):
-        statement = body[index]
-        if isinstance(statement, cst.SimpleStatementLine) and all(
-            isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
-        ):
-            first, last = positions.line_span(statement)
-            last_import = last
-            leading.append(
-                (
-                    _imported_module(statement.body[0]),
-                    Position(first, 0),
-                    Position(last + 1, 0),
-                    isinstance(statement.body[0], cst.ImportFrom),
-                )
-            )
-            index += 1
-            continue
-        break
-    if last_import is not None:
-        return Position(last_import + 1, 0), True, leading
-    if index < len(body):
-        return Position(positions[head(body[index])].start.line, 0), False, leading
-    return Position(len(positions.code.splitlines()) + 1, 0), False, leading
-
-
-def _imported_module(statement: cst.CSTNode) -> str:
-    if isinstance(statement, cst.Import):
-        return dotted(statement.names[0].name)
-    if isinstance(statement, cst.ImportFrom):
-        return "." * len(statement.relative) + (dotted(statement.module) if statement.module else "")
-    return ""
-
-
-def is_docstring(statement: cst.CSTNode) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import libcst as cst
 
+from leaselint.model.call_parts import _deliberate
 from leaselint.model.events import Claim, Release
 from leaselint.model.scope import count_names
 from leaselint.model.stores import row_of
@@ -267,8 +268,6 @@ class SummarisedCalls:
                 caught=site.caught,
                 decides=site.scope.is_test and classifier._decides(site.call, site.scope, result_name),
             )
-        from leaselint.model.classify import _deliberate
-
         if kind == "checked" and lost_when and lost_when != spec.lost_when:
             spec = dataclasses.replace(spec, lost_when=lost_when)
         return Release(

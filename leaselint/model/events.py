@@ -273,7 +273,7 @@ class LeaseModel:
 
     def _header_facts(self) -> tuple:
         if self._header is None:
-            from leaselint.model.build import header_facts
+            from leaselint.model.header import header_facts
 
             self._header = header_facts(self.module, self.positions)
         return self._header

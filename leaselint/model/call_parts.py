@@ -1,0 +1,326 @@
+"""Parts of calls and their scripts the classifier reads: arguments, tests, Lua texts, lock lookups."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from functools import lru_cache
+
+import libcst as cst
+
+from leaselint.model import stores
+from leaselint.model.events import Claim, Event
+from leaselint.model.keys import literal_string
+from leaselint.model.scope import contains, contains_call_or_name
+from leaselint.model.stores import Arg, Store
+from leaselint.model.traverse import nodes
+from leaselint.model.walk import CallSite
+
+
+def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
+    if where.keyword is not None:
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == where.keyword:
+                return arg.value
+    if where.index is not None:
+        position = 0
+        for arg in call.args:
+            if arg.keyword is not None:
+                continue
+            if arg.star:
+                return None
+            if position == where.index:
+                return arg.value
+            position += 1
+    return None
+
+
+def positional_args(call: cst.Call) -> list[cst.BaseExpression]:
+    values = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star:
+            break
+        values.append(arg.value)
+    return values
+
+
+def _is_true(node: cst.BaseExpression | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def _flag_set(node: cst.BaseExpression | None, name: str | None) -> bool:
+    if name is None:
+        return _is_true(node)
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == name
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _is_none(node: cst.BaseExpression | None) -> bool:
+    return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+
+_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+# A script that deletes a hash field: `hdel` of KEYS[1] and the field ARGV[1].
+FIELD_SCRIPT = re.compile(r"""['"]hdel['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[1\]""", re.IGNORECASE)
+
+
+def _compares_by(call: cst.Call, keyword: str) -> bool:
+    """`delete(key, cas=cas_id)` (or `delete(key, cas_id)`) compares; `cas=0`, the default, does not."""
+    given = get_arg(call, Arg(1, keyword))
+    return given is not None and not (isinstance(given, cst.Integer) and given.value == "0")
+
+
+def _returned(body: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The values a function's own `return` statements give (not those of functions inside it)."""
+    found = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Return:
+            if node.value is not None:
+                found.append(node.value)
+            continue
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def _list_built(values: list) -> list[cst.BaseExpression] | None:
+    """The items of a list made with `x = [...]` and grown with `x += [...]` alone, or None."""
+    if len(values) < 2 or not isinstance(values[0], (cst.List, cst.Tuple)):
+        return None
+    items: list[cst.BaseExpression] = []
+    for value in values:
+        if isinstance(value, cst.AugAssign):
+            if not isinstance(value.operator, cst.AddAssign) or not isinstance(value.value, (cst.List, cst.Tuple)):
+                return None
+            value = value.value
+        elif not isinstance(value, (cst.List, cst.Tuple)):
+            return None
+        if any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        items.extend(e.value for e in value.elements)
+    return items
+
+
+def _absence_test(test: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
+    """A test that holds when the read answered nothing: `not x`, `x is None`, `x in (mine, None)`."""
+
+    def is_read(node: cst.CSTNode) -> bool:
+        return node is call or (name is not None and isinstance(node, cst.Name) and node.value == name)
+
+    for node in nodes(test, trivia=False):
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not) and is_read(node.expression):
+            return True
+        if isinstance(node, cst.Comparison) and (
+            is_read(node.left) or any(is_read(c.comparator) for c in node.comparisons)
+        ):
+            if any(isinstance(n, cst.Name) and n.value == "None" for n in nodes(node, trivia=False)):
+                return True
+    return False
+
+
+def _block_of(tree: cst.CSTNode, statement: cst.CSTNode) -> cst.IndentedBlock | None:
+    """The indented block under `tree` that holds `statement` itself."""
+    for node in nodes(tree, trivia=False):
+        if type(node) is cst.IndentedBlock and statement in node.body:
+            return node
+    return None
+
+
+def _in_block_after(guard: cst.CSTNode, statement: cst.CSTNode, scope_node: cst.CSTNode) -> bool:
+    """`statement` comes after `guard` in the same block (not under a condition of its own)."""
+    return contains(
+        scope_node,
+        lambda node: type(node) in (cst.IndentedBlock, cst.Module)
+        and guard in node.body
+        and statement in node.body
+        and node.body.index(guard) < node.body.index(statement),
+    )
+
+
+def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tuple[bool, bool] | None:
+    """(true when the key is absent, exact) for a test that is only the read: `r.exists(k)`,
+    `not r.get(k)`, `r.get(k) is None`, `value is not None`; None for any other test. Exact: a
+    compare with None (the truth of a stored value also says absent for a stored "" or 0)."""
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated, test = not negated, test.expression
+    if isinstance(test, cst.Await):
+        test = test.expression
+    if test is call or (name is not None and isinstance(test, cst.Name) and test.value == name):
+        return negated, False
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left, target = test.left, test.comparisons[0]
+        if isinstance(left, cst.Await):  # `await r.get(k) is None`
+            left = left.expression
+        read = left is call or (name is not None and isinstance(left, cst.Name) and left.value == name)
+        if read and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
+            if isinstance(target.operator, (cst.Is, cst.Equal)):
+                return not negated, True
+            if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
+                return negated, True
+    return None
+
+
+def _deliberate(site: CallSite) -> bool:
+    """A force path: a function named for it, or an `if force:` around the call."""
+    name = site.scope.name.lower().lstrip("_")
+    if name in stores.FORCE_NAMES or name.startswith("admin") or any(w in name for w in stores.FORCE_WORDS):
+        return True
+    return any(
+        any(word in found.lower() for word in stores.FORCE_WORDS) for guard in site.guards for found in _names(guard.test)
+    )
+
+
+def _names(node: cst.BaseExpression):
+    """The names an `if` test reads (`force`, `self.force`, `not options.force_release`)."""
+    kind = type(node)
+    if kind is cst.Name:
+        yield node.value
+    elif kind is cst.Attribute:
+        yield node.attr.value
+        yield from _names(node.value)
+    elif kind is cst.UnaryOperation:
+        yield from _names(node.expression)
+    elif kind is cst.BooleanOperation:
+        yield from _names(node.left)
+        yield from _names(node.right)
+    elif kind is cst.Comparison:
+        yield from _names(node.left)
+        for target in node.comparisons:
+            yield from _names(target.comparator)
+    elif kind is cst.Call:
+        yield from _names(node.func)
+        for arg in node.args:
+            yield from _names(arg.value)
+
+
+def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        return node.elements[0].value
+    return None
+
+
+def _command_words(call: cst.Call) -> list[str]:
+    return [(literal_string(a) or "").upper() for a in positional_args(call)]
+
+
+def _from_store(imported: str, store: Store) -> bool:
+    """`imported` is one of the store's modules, or inside one."""
+    prefixes = _PREFIXES.get(id(store))
+    if prefixes is None:
+        prefixes = _PREFIXES[id(store)] = tuple(m + "." for m in store.modules)
+    return imported in store.modules or imported.startswith(prefixes)
+
+
+# id(store) -> the store's module names, each with a dot after it (the stores are module constants).
+_PREFIXES: dict[int, tuple[str, ...]] = {}
+
+
+def _last_name(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return ""
+
+
+_DELETES = re.compile(r"""call\(\s*['"](?:del|unlink|hdel)['"]""", re.IGNORECASE)
+# A conditional create in Lua: `redis.call('set', KEYS[1], ARGV[n], 'NX', ...)` or `setnx`.
+_LUA_SET = re.compile(
+    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[(\d+)\]([^)]*)\)""", re.IGNORECASE
+)
+_LUA_LIFETIME = re.compile(r"""['"](?:ex|px|exat|pxat)['"]""", re.IGNORECASE)
+_LUA_EXPIRE = re.compile(r"""call\(\s*['"]p?expire(?:at)?['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
+
+
+_LUA_SET_LITERAL = re.compile(
+    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*(?:'[^']*'|"[^"]*"|\d+)\s*([^)]*)\)""", re.IGNORECASE
+)
+
+
+def lua_claim(script: str) -> tuple[int, bool] | None:
+    """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create;
+    n is 0 when the stored value is a literal of the script (`set KEYS[1] 'LOCK' NX`)."""
+    for pattern, literal in ((_LUA_SET, False), (_LUA_SET_LITERAL, True)):
+        for match in pattern.finditer(script):
+            command, rest = match.group(1).lower(), match.group(match.lastindex)
+            if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
+                lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
+                return (0 if literal else int(match.group(2))), lifetime
+    return None
+_COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
+
+
+_ARGUMENT_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*ARGV\[\d+\]")
+
+
+def _compares_argument(script: str) -> bool:
+    """The script compares the key's value with an argument, directly or through a Lua local
+    (`local token = ARGV[1]` ... `== token`)."""
+    if _COMPARES_ARGUMENT.search(script):
+        return True
+    return any(
+        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script)
+    )
+
+
+def _code(node: cst.BaseExpression) -> str:
+    return cst.Module(body=[]).code_for_node(node).strip()
+
+
+def _without_submodule(name: str) -> str:
+    """`redis.lock.Lock` is also imported as `redis.Lock`."""
+    parts = name.split(".")
+    return ".".join([parts[0], parts[-1]]) if len(parts) > 2 else name
+
+
+@lru_cache(maxsize=None)
+def _lock_methods() -> dict:
+    """Method name -> the first lock spec called as that method (table order)."""
+    found: dict = {}
+    for spec in stores.LOCKS:
+        if spec.method:
+            found.setdefault(spec.call, spec)
+    return found
+
+
+@lru_cache(maxsize=None)
+def _lock_constructors() -> dict:
+    """Qualified constructor name -> the first lock spec it makes (table order)."""
+    found: dict = {}
+    for spec in stores.LOCKS:
+        if not spec.method:
+            found.setdefault(spec.call, spec)
+            found.setdefault(_without_submodule(spec.call), spec)
+    return found
+
+
+def _other_side(comparison: cst.Comparison, call: cst.Call, name: str | None) -> cst.BaseExpression | None:
+    """The operand of a two-sided comparison that does not hold the read."""
+    if len(comparison.comparisons) != 1:
+        return None
+    left, right = comparison.left, comparison.comparisons[0].comparator
+    if _holds(left, call, name):
+        return None if _holds(right, call, name) else right
+    return left if _holds(right, call, name) else None
+
+
+def _is_result(node: cst.BaseExpression, claim: Claim, walker) -> bool:
+    """`ok` where `ok = r.set(...)` is the claim."""
+    return isinstance(node, cst.Name) and walker.assigned.get(id(claim.call)) == node.value
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    """The block ends in `return`, `raise`, `continue` or `break`."""
+    last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else block
+    if not isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or not last.body:
+        return False
+    return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
+    return contains_call_or_name(operand, call, name)

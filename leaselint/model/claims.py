@@ -1,0 +1,450 @@
+"""Claims: conditional creates, scripts, documents, and optimistic or read-then-write claims."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from leaselint.model import documents, stores
+from leaselint.model.call_parts import (
+    _absence_test,
+    _block_of,
+    _EVENT_FIELDS,
+    _exits,
+    _flag_set,
+    _in_block_after,
+    _polarity,
+    get_arg,
+    lua_claim,
+)
+from leaselint.model.events import Claim, ReadCheck, Write
+from leaselint.model.pairing import _names_a_lock
+from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
+from leaselint.model.stores import Arg, ClaimSpec
+from leaselint.model.values import UNKNOWN
+from leaselint.model.walk import CallSite
+
+
+class ClaimsMixin:
+    """The Classifier's part that tells these (see classify.py)."""
+
+    def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
+        call = site.call
+        if store.recognised_only and not self._recognised(store, site) and not self._in_lock_class(store, site, spec):
+            return None
+        if self._another_family(store, site):
+            return None
+        if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
+            return None
+        lifetime = None
+        if spec.command is not None:
+            words = self._command_words(call)
+            if not words or words[0] != spec.command or spec.command_flag not in words[1:]:
+                return None
+            has_lifetime = any(word in words[1:] for word in spec.lifetime_words)
+        else:
+            if spec.flag is not None and not _flag_set(get_arg(call, spec.flag), spec.flag_value):
+                return None
+            given = [get_arg(call, where) for where in spec.lifetime]
+            given = [node for node in given if node is not None]
+            lifetime = given[0] if given else None
+            if lifetime is None:
+                has_lifetime = spec.default_lifetime
+            else:
+                has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever
+        document = None
+        if spec.form == "script":
+            return self._script_claim(site, store, spec)
+        if spec.form != "call":
+            document = self._document_claim(call, spec, site.scope)
+            if document is None or document.key is None:
+                return None
+            key, value, has_lifetime = document.key, document.token, document.has_lifetime
+            common, in_pipeline = self._common(site, store, key, document, document.key_field)
+        else:
+            key = get_arg(call, spec.key)
+            member = get_arg(call, spec.field) if spec.field is not None else None
+            if key is None or (spec.field is not None and member is None):
+                return None
+            common, in_pipeline = self._common(site, store, key, member=member)
+            value = get_arg(call, spec.value) if spec.value is not None else None
+        result_name = self.walker.assigned.get(id(call))
+        reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
+        return Claim(
+            **common,
+            spec=spec,
+            value=value,
+            has_lifetime=has_lifetime,
+            lifetime=lifetime,
+            usage="statement" if site.usage != "expression" else "expression",
+            result_name=result_name,
+            result_reads=reads,
+            document=document,
+            in_pipeline=in_pipeline,
+            caught=site.caught,
+            decides=site.scope.is_test and self._decides(call, site.scope, result_name),
+        )
+
+    def _mapping_claims(self, site: CallSite, store, spec: ClaimSpec) -> list[Claim]:
+        mapping = get_arg(site.call, spec.key)
+        if not isinstance(mapping, cst.Dict) or len(site.call.args) != 1:
+            return []
+        found = []
+        for element in mapping.elements:
+            if not isinstance(element, cst.DictElement):
+                return []  # `**others`: keys leaselint cannot see
+            common, in_pipeline = self._common(site, store, element.key)
+            result_name = self.walker.assigned.get(id(site.call))
+            found.append(
+                Claim(
+                    **common,
+                    spec=spec,
+                    value=element.value,
+                    usage="statement" if site.usage != "expression" else "expression",
+                    result_name=result_name,
+                    result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
+                    in_pipeline=in_pipeline,
+                    caught=site.caught,
+                    decides=site.scope.is_test and self._decides(site.call, site.scope, result_name),
+                    no_fix="the claim writes several keys at once (`msetnx`): claim each with `set(key, token, nx=True, "
+                    "px=...)`, or all in one Lua script that sets their lifetimes too",
+                )
+            )
+        return found
+
+    def _script_claim(self, site: CallSite, store, spec: ClaimSpec, key=None, values=None, client=None, client_scope=None):
+        """A claim made by a Lua script: `eval(SCRIPT, 1, key, token, ttl)` (or a script object's call,
+        given its key, its ARGV list and the client that registered it)."""
+        call = site.call
+        script = get_arg(call, spec.script) if spec.script is not None else None
+        text = self._string_value(script, site.scope) if client is None else values[0]
+        found = lua_claim(text) if text is not None else None
+        if found is None:
+            return None
+        index, has_lifetime = found
+        no_fix = ""
+        if client is None:
+            keys_count = get_arg(call, Arg(1))
+            if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
+                return None
+            key = get_arg(call, spec.key)
+            value = get_arg(call, Arg(2 + index)) if index else script
+        else:
+            arguments = values[1]
+            value = arguments[index - 1] if index and arguments is not None and len(arguments) >= index else None
+            if not index:
+                value = values[2]
+        if not index:
+            # The script stores a literal of its own: the script is where the value is made.
+            no_fix = "the script stores a value written in it: pass a fresh token as an argument (ARGV) instead"
+        if key is None:
+            return None
+        common, in_pipeline = self._common(site, store, key, client=client, client_scope=client_scope)
+        result_name = self.walker.assigned.get(id(call))
+        return Claim(
+            **common,
+            spec=spec,
+            value=value,
+            has_lifetime=has_lifetime,
+            usage="statement" if site.usage != "expression" else "expression",
+            result_name=result_name,
+            result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
+            in_pipeline=in_pipeline,
+            no_fix=no_fix,
+            caught=site.caught,
+            decides=site.scope.is_test and self._decides(call, site.scope, result_name),
+        )
+
+    def _decides(self, call: cst.Call, scope: Scope, result_name: str | None) -> bool:
+        """An `if` or `while` of the claim's function tests the claim or the name of its answer."""
+        return any(
+            where is scope and contains_call_or_name(test, call, result_name) for test, where in self.walker.branch_tests
+        )
+
+    def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
+        if spec.form == "dynamo":
+            return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
+        if spec.form == "orm":
+            found = documents.orm_claim(call)
+            return found if found is not None and stores.lock_model_name(found.model) else None
+        if spec.form == "mongo":
+            return documents.mongo_claim(call, spec.method)
+        if spec.form == "builder":
+            found = self._builder(call, scope)
+        elif spec.form == "etcd3gw":
+            found = documents.etcd3gw_transaction(self._dict_of(call, scope))
+        else:
+            found = documents.etcd_transaction(call)
+        return found[1] if found is not None and found[0] == "claim" else None
+
+    def _builder(self, call: cst.Call, scope: Scope | None):
+        """etcd3-py's `t = client.Txn(); t.If(t.key(k).version == 0); t.Then(t.put(k, v, lease=...))`,
+        also chained (`client.Txn().If(...).Then(...)`): the compares and actions of the success call's
+        transaction."""
+        compares: list = []
+        actions = [a.value for a in call.args]
+        node = call.func.value  # type: ignore[union-attr]
+        while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in documents._BUILDER_COMPARES:
+                compares.extend(a.value for a in node.args)
+            elif node.func.attr.value in documents._BUILDER_SUCCESS:
+                actions.extend(a.value for a in node.args)
+            node = node.func.value
+        if isinstance(node, cst.Name) and scope is not None:
+            for site in self.walker.calls:
+                func = site.call.func
+                if site.scope is scope and type(func.value) is cst.Name and func.value.value == node.value:  # type: ignore[union-attr]
+                    if func.attr.value in documents._BUILDER_COMPARES:  # type: ignore[union-attr]
+                        compares.extend(a.value for a in site.call.args)
+        return documents.builder_transaction(compares, actions)
+
+    def _dict_of(self, call: cst.Call, scope: Scope | None) -> cst.BaseExpression | None:
+        """The call's first argument, a dict literal or a name bound once to one (`transaction(txn)`)."""
+        node = get_arg(call, Arg(0))
+        if isinstance(node, cst.Name) and scope is not None:
+            found = self.resolver.single_value(node.value, scope)
+            node = found[0] if found is not None else None
+        return node if isinstance(node, cst.Dict) else None
+
+    # Lock objects ---------------------------------------------------------
+
+    def _optimistic_claims(self) -> None:
+        """`watch(key)`, a test that the key is absent (`if pipe.exists(key): return`), `multi()`, then
+        `set(key, value)` on the same pipeline: the transaction writes only if the key stayed absent,
+        a conditional create. The write becomes a claim of the client the pipeline came from."""
+        by_pipe: dict[tuple[int, str], list] = {}
+        for kind, site in self.transaction_calls:
+            receiver = site.call.func.value  # type: ignore[union-attr]
+            if isinstance(receiver, cst.Name):
+                line = self.positions[site.call].start.line
+                by_pipe.setdefault((id(site.scope), receiver.value), []).append((kind, line, site))
+        kept = []
+        for write in self.writes:
+            claim = self._optimistic(write, by_pipe) if write.store.optimistic_claim else None
+            if claim is None:
+                kept.append(write)
+            else:
+                self.paired_claims.append(claim)
+        self.writes = kept
+
+    def _optimistic(self, write: Write, by_pipe: dict) -> Claim | None:
+        pipe = write.call.func.value  # type: ignore[union-attr]
+        if not isinstance(pipe, cst.Name):
+            return None
+        calls = by_pipe.get((id(write.scope), pipe.value))
+        if not calls or not self._receiver_of(pipe, write.scope)[2]:
+            return None
+        store, line = write.store, write.start.line
+        multi = [at for kind, at, _ in calls if kind == "multi" and at <= line]
+        if not multi:
+            return None
+        opened = max(multi)
+        watched = any(
+            kind == "watch"
+            and at <= opened
+            and any(self.resolver.shape(arg.value, write.scope) == write.key_shape for arg in site.call.args)
+            for kind, at, site in calls
+        )
+        if not watched or not self._tested_absent(write, pipe.value, opened):
+            return None
+        spec = next((s for s in store.writes if s.method == write.method), None)
+        lifetime = [get_arg(write.call, where) for where in spec.lifetime] if spec is not None else []
+        has_lifetime = any(node is not None and self.resolver.code(node).strip() != "None" for node in lifetime)
+        if not has_lifetime:
+            # `pipe.expire(key, 30)` in the same transaction: one step with the write.
+            has_lifetime = any(
+                e.scope is write.scope
+                and isinstance(e.receiver, cst.Name)
+                and e.receiver.value == pipe.value
+                and e.key_shape == write.key_shape
+                and e.start.line >= opened
+                for e in self.expiries
+            )
+        claim_spec = next(c for c in store.claims if c.method == store.optimistic_claim)
+        fields = {f: getattr(write, f) for f in _EVENT_FIELDS if f != "no_fix"}
+        return Claim(
+            **fields,
+            spec=claim_spec,
+            value=write.value,
+            has_lifetime=has_lifetime,
+            in_pipeline=True,
+            no_fix="the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
+            "token-checked compare-and-delete",
+        )
+
+    def _read_claims(self) -> None:
+        """`if not r.get(key): r.set(key, token, ex=30)`, or `if r.exists(key): return` before the set:
+        a claim made by reading and then writing, outside a transaction (LL009). The write becomes a
+        claim, paired and checked like any other; its value must be one a claim stores (a constant, a
+        token, a clock), not a computed result (a cache filled on a miss)."""
+        reads: dict[int, list[CallSite]] = {}
+        names = {m for store in stores.STORES for m in (*store.absence_reads, *store.optimistic_reads)}
+        for site in self.walker.calls:
+            if site.call.func.attr.value in names and len(site.call.args) == 1:  # type: ignore[union-attr]
+                reads.setdefault(id(site.scope), []).append(site)
+        if not reads:
+            return
+        transactions = {id(site.scope) for _, site in self.transaction_calls}
+        kept = []
+        for write in self.writes:
+            claim = None
+            if id(write.scope) in reads and id(write.scope) not in transactions and not write.scope.is_test:
+                claim = self._read_claim(write, reads[id(write.scope)])
+            if claim is None:
+                kept.append(write)
+            else:
+                self.paired_claims.append(claim)
+        self.writes = kept
+
+    def _read_claim(self, write: Write, sites: list[CallSite]) -> Claim | None:
+        store = write.store
+        site = self.sites.get(id(write.call))
+        best = 0
+        for other in stores.STORES:
+            # A cache client known by its import (`from django.core.cache import cache`) is that cache's.
+            if other.recognised_only and other is not store and any(w.method == write.method for w in other.writes):
+                score = self.recognition(other, site.call.func.value, site.scope)[0] if site is not None else 0  # type: ignore[union-attr]
+                if score > best:
+                    store, best = other, score
+        if not (store.absence_reads or store.optimistic_reads) or write.value is None:
+            return None
+        if all(w.method != write.method for w in store.writes):
+            return None
+        if write.method == "set" and sum(a.keyword is None for a in write.call.args) > 4:
+            return None  # `set(k, v, ex, px, nx)`: options given by position
+        for site in sites:
+            call = site.call
+            method = call.func.attr.value  # type: ignore[union-attr]
+            if method not in (*store.absence_reads, *store.optimistic_reads) or site.call.func.value is None:  # type: ignore[union-attr]
+                continue
+            if self.positions[call].start.line > write.start.line:
+                continue
+            receiver, scope, in_pipeline = self._receiver(site)
+            if in_pipeline or self.resolver.shape(receiver, scope) != write.receiver_shape:
+                continue
+            if self.resolver.shape(call.args[0].value, site.scope) != write.key_shape:
+                continue
+            found = self._guarding_if(write, call, method in store.absence_reads)
+            if found is None or not self._claim_value(write):
+                continue
+            branch, exact = found
+            spec = store.claims[0]
+            lifetime_args = [*next((w.lifetime for w in store.writes if w.method == write.method), ())]
+            if write.method == spec.method:
+                lifetime_args += list(spec.lifetime)
+            has_lifetime = spec.default_lifetime or any(
+                (node := get_arg(write.call, where)) is not None and self.resolver.code(node).strip() != "None"
+                for where in lifetime_args
+            )
+            fields = {f: getattr(write, f) for f in _EVENT_FIELDS if f != "no_fix"}
+            fields["store"] = store
+            return Claim(
+                **fields,
+                spec=spec,
+                value=write.value,
+                has_lifetime=has_lifetime,
+                read_check=ReadCheck(call, branch, exact),
+                no_fix="the claim is a read, then a plain write (LL009): claim with the store's conditional "
+                "create first",
+            )
+        return None
+
+    def _claim_value(self, write: Write) -> bool:
+        """The write stores what a claim stores (a constant, a token, a clock), or its key or function
+        names a lock; not a value of unknown origin (a result a cache keeps)."""
+        if self.origins is None or self.origins.origin(write.value, write.scope).kind != UNKNOWN:  # type: ignore[arg-type]
+            return True
+        name = write.scope.name.lower()
+        return _names_a_lock(write.key_shape) or any(word in name for word in stores.LOCK_KEY_WORDS)
+
+    def _guarding_if(self, write: Write, call: cst.Call, presence: bool) -> tuple[cst.If, bool] | None:
+        """The `if` that lets the write run only when `call` found the key absent: the write inside an
+        `if` testing absence (`if not r.get(key):`), or right after an `if` testing presence whose body
+        leaves (`if r.exists(key): return False`). With whether the test is exact (presence itself, or
+        a compare with None, not the truth of a stored value)."""
+        name = self.walker.assigned.get(id(call))
+        if name is not None and contains_call_or_name(write.value, None, name):  # type: ignore[arg-type]
+            return None  # `set(key, int(old) + 1)` updates the value it read
+        for test, scope in self.walker.branch_tests:
+            if scope is not write.scope or not contains_call_or_name(test, call, name):
+                continue
+            branch = self.walker.if_tests.get(id(test))
+            polarity = _polarity(test, call, name)
+            if polarity is None:
+                continue
+            absent, exact = polarity
+            exact = exact or presence
+            if branch is None:
+                # `while r.exists(key): sleep(...)`, then the write: it waits for the key to go.
+                loop = self.walker.while_tests.get(id(test))
+                if (
+                    loop is not None
+                    and not absent
+                    and loop.orelse is None
+                    and not contains(loop, write.call)
+                    and _in_block_after(loop, write.statement, write.scope.node)
+                ):
+                    return loop, exact  # type: ignore[return-value]
+                continue
+            if not absent and isinstance(branch.orelse, (cst.Else, cst.If)) and contains(branch.orelse, write.call):
+                # `if r.exists(key): ... else: r.set(key, ...)` (or an `elif` after it).
+                block = _block_of(branch.orelse, write.statement)
+                if block is not None and len(block.body) > 1:
+                    return branch, exact
+                continue
+            if absent and contains(branch.body, write.call):
+                # Work done while the key is held, not a default put in place (`if get(k) is None: set(k, "-")`).
+                if isinstance(branch.body, cst.IndentedBlock) and len(branch.body.body) > 1:
+                    return branch, exact
+                continue
+            if not absent and branch.orelse is None and _exits(branch.body) and not contains(branch, write.call):
+                if self.positions[branch].start.line < write.start.line and _in_block_after(branch, write.statement, write.scope.node):
+                    return branch, exact
+        return None
+
+    def _tested_absent(self, write: Write, pipe: str, opened: int) -> bool:
+        """A read of the written key on the pipeline, before `multi()`, whose answer an `if` tests for
+        absence (`exists`; `get` compared with None or taken as false), and which the write's value
+        is not made of (`set(key, int(old) + 1)` updates, it does not claim)."""
+        reads = (*write.store.absence_reads, *write.store.optimistic_reads)
+        for site in self.walker.calls:
+            call = site.call
+            receiver = call.func.value  # type: ignore[union-attr]
+            if (
+                site.scope is not write.scope
+                or call.func.attr.value not in reads  # type: ignore[union-attr]
+                or not isinstance(receiver, cst.Name)
+                or receiver.value != pipe
+                or not call.args
+                or self.positions[call].start.line > opened
+                or self.resolver.shape(call.args[0].value, write.scope) != write.key_shape
+            ):
+                continue
+            name = self.walker.assigned.get(id(call))
+            if name is not None and write.value is not None and contains_call_or_name(write.value, None, name):
+                continue
+            exists = call.func.attr.value in write.store.absence_reads  # type: ignore[union-attr]
+            for test, scope in self.walker.branch_tests:
+                if scope is write.scope and contains_call_or_name(test, call, name):
+                    if not (exists or _absence_test(test, call, name)):
+                        continue
+                    branch = self.walker.if_tests.get(id(test))
+                    # The write happens only one way: inside the `if`, or after one that leaves
+                    # (`if pipe.exists(key): return False`); not after `if old is None: old = 0`.
+                    if branch is not None and (contains(branch, write.call) or _exits(branch.body)):
+                        return True
+        return False
+
+    def _compared_in_transaction(self, event) -> bool:
+        """A read of the event's key, compared in the client, sits with the event in one
+        `with <client>.transact():` block of the same client."""
+        if not event.store.transactions:
+            return False
+        return any(
+            read.scope is event.scope
+            and read.receiver_shape == event.receiver_shape
+            and read.key_shape == event.key_shape
+            and read.start <= event.start
+            and self._check_of(read) is not None
+            and self._in_transaction_block(event, read.call)
+            for read in self.reads
+        )

@@ -1,0 +1,259 @@
+"""Claims and releases paired into leases: one key, one life, one lease."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from leaselint.model import documents, stores
+from leaselint.model.call_parts import _code
+from leaselint.model.events import Claim, Expire, Lease, Release, Write
+from leaselint.model.keys import extends, free_names
+from leaselint.model.scope import contains, Scope
+from leaselint.model.traverse import nodes
+
+
+def mark_coroutines(leases) -> None:
+    """A lease whose claim is awaited is on an asyncio client: its releases answer coroutines too."""
+    for lease in leases:
+        if any(claim.awaited or claim.coroutine for claim in lease.claims):
+            for release in lease.releases:
+                release.coroutine = True
+
+
+def pair(
+    claims: list[Claim],
+    releases: list[Release],
+    writes: list[Write],
+    expiries: list[Expire],
+    counted: set,
+    called: dict[int, set[str]],
+    line_of=None,
+) -> list[Lease]:
+    """Leases: claims and releases of one key of one client; writes and expiries next to their claims.
+
+    Not leases: a counted key (a rate limit), a key whose claim is never asked for its answer and
+    does not name a lock (a cache write), and store API wrappers.
+    """
+    leases: dict[tuple, Lease] = {}
+    for claim in claims:
+        ident = (claim.receiver_shape, claim.key_shape)
+        if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape)):
+            continue
+        if claim.store.records and not _used_as_claim(claim):
+            continue
+        if claim.scope.is_test and not (claim.decides or _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)):
+            # A test that asserts what a conditional create answers tests the store, not a lease.
+            continue
+        leases.setdefault(ident, Lease(*ident)).claims.append(claim)
+    for release in releases:
+        lease = leases.get((release.receiver_shape, release.key_shape))
+        if lease is None or (
+            _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
+        ):
+            continue
+        if any(
+            _paired(claim, release, line_of) and (one_life(claim.scope, release.scope, called) or _lock_key_outside_tests(claim, release))
+            for claim in lease.claims
+        ):
+            lease.releases.append(release)
+    paired = [lease for lease in leases.values() if lease.releases]
+    for lease in paired:
+        _check_document_conditions(lease)
+        for write in writes:
+            if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
+                if any(_near(write, claim) for claim in lease.claims):
+                    lease.side_writes.append(write)
+            elif (write.receiver_shape, write.key_shape) == (lease.receiver_shape, lease.key_shape):
+                if all(write.call is not c.call for c in lease.claims) and any(
+                    _near(write, c) and (write.scope is not c.scope or c.start <= write.start) for c in lease.claims
+                ):
+                    lease.overwrites.append(write)
+                if write.has_lifetime and any(_renews(write, c, called, writes=True) for c in lease.claims):
+                    lease.renewals.append(write)
+        # A hash field's lease also ends with its hash (`hsetnx(h, f, v)`, then `expire(h, 30)`).
+        hashed = lease.key_shape[1] if type(lease.key_shape) is tuple and lease.key_shape[:1] == ("hash",) else None
+        for expire in expiries:
+            if expire.receiver_shape == lease.receiver_shape and (
+                expire.key_shape == lease.key_shape or (hashed is not None and expire.key_shape == hashed)
+            ):
+                if any(_renews(expire, c, called) for c in lease.claims):
+                    lease.renewals.append(expire)
+                elif any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
+                    lease.expiries.append(expire)
+    return paired
+
+
+def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], writes: bool = False) -> bool:
+    """A lifetime extended while `claim` holds the lease: in a loop after a claim with a lifetime; or in a function
+    nested in the claim's (a heartbeat thread), another method of its class, or a module function
+    named for renewing that shares the lease's life, when the claim has a lifetime of its own, the
+    function is named for renewing, or it extends in a loop. Not the deadline that a claim without
+    one gets from a second call (LL005), and not in tests."""
+    if expire.scope.is_test or claim.scope.is_test:
+        return False
+    if expire.scope is claim.scope:
+        return claim.has_lifetime and claim.start <= expire.start and _in_loop(expire, claim.scope, claim)
+    name = expire.scope.name.lower()
+    renewing = any(word in name for word in stores.RENEW_WORDS)
+    if not renewing and any(word in name for word in stores.RELEASE_WORDS + stores.END_WORDS):
+        return False  # a release that lets the key run out (`finish_job`: `pexpire(key, keep)`)
+    cls = _class_of(claim.scope)
+    if claim.scope.encloses(expire.scope) or (cls is not None and _class_of(expire.scope) is cls):
+        if writes:  # a write with a lifetime elsewhere may be a release by value (`set(key, "free", 1)`)
+            return renewing or _in_loop(expire, expire.scope)
+        return claim.has_lifetime or renewing or _in_loop(expire, expire.scope)
+    if cls is not None or _class_of(expire.scope) is not None or not renewing:
+        return False
+    return one_life(claim.scope, expire.scope, called) or expire.scope.parent is claim.scope.parent
+
+
+def _class_of(scope: Scope):
+    """The class of a method, or of the method a function is nested in (a retried inner `_acquire`)."""
+    while scope.cls is None and scope.parent is not None and scope.parent.parent is not None:
+        scope = scope.parent
+    return scope.cls
+
+
+def _in_loop(expire: Expire | Write, scope: Scope, claim: Claim | None = None) -> bool:
+    """`expire` is in a `while`/`for` of `scope` (one that does not hold `claim`)."""
+    for node in nodes(scope.node):
+        if isinstance(node, (cst.While, cst.For)) and contains(node, expire.call) and (claim is None or not contains(node, claim.call)):
+            return True
+    return False
+
+
+def _check_document_conditions(lease: Lease) -> None:
+    """A conditional delete is token-checked only if its condition names the claim's token field
+    (a condition on the key alone, `attribute_exists(pk)`, frees whoever holds it)."""
+    fields = {c.document.token_field for c in lease.claims if c.document is not None and c.document.token_field}
+    for release in lease.releases:
+        document = release.document
+        if not fields or document is None or not release.checked or release.spec.self_evident:
+            continue
+        if release.spec.form in ("mongo", "orm"):
+            release.checked = bool(fields & set(document.fields))
+            continue
+        condition = [documents.keyword(release.call, k) for k in ("ConditionExpression", "ExpressionAttributeNames")]
+        text = " ".join(_code(node) for node in condition if node is not None)
+        release.checked = any(re.search(rf"\b{re.escape(field)}\b", text) for field in fields)
+
+
+def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bool:
+    """A claim in one function and a release in another belong to one lease's life: one function is
+    inside the other, they are methods of one class, the release is named for releasing, or one
+    calls the other or a third calls both. Tests are worlds of their own: two tests (or a fixture
+    and a test) that use one key are not one lease."""
+    if claimed.encloses(released) or released.encloses(claimed):
+        return True
+    if claimed.is_test or released.is_test:
+        return False
+    if claimed.cls is not None and claimed.cls is released.cls:
+        return True
+    if any(word in released.name.lower() for word in stores.RELEASE_WORDS + stores.END_WORDS):
+        return True
+    if released.name in called.get(id(claimed), ()) or claimed.name in called.get(id(released), ()):
+        return True
+    return any(claimed.name in names and released.name in names for names in called.values())
+
+
+def _lock_key_outside_tests(claim: Claim, release: Release) -> bool:
+    """A key that names a lock (`LOCK_KEY`) is one lease across the module's functions, outside tests."""
+    return not claim.scope.is_test and not release.scope.is_test and _names_a_lock(claim.key_shape)
+
+
+def _paired(claim: Claim, release: Release, line_of=None) -> bool:
+    if _rebound_between(claim, release, line_of) or (
+        _passes_through(claim) and not (_namespaced(claim) and claim.scope is release.scope)
+    ):
+        return False
+    if claim.scope is not release.scope and _from_parameters(claim) and _from_parameters(release):
+        # `acquire_lock(key)` and `release_lock(key)` are a pair; `acquire_lock(key)` and
+        # `cache_delete(key)` only share a parameter name, as `put_if_empty(key)` and
+        # `delete_data(key)` share `self.result_key(key)`: the caller's key, passed on.
+        name = release.scope.name.lower()
+        # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name.
+        return any(word in name for word in stores.RELEASE_WORDS) or (
+            not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
+        )
+    return True
+
+
+def _from_parameters(event) -> bool:
+    """The key is a parameter, or made of parameters alone (`self.result_key(key)`)."""
+    if isinstance(event.key, cst.Name):
+        return event.key.value in event.scope.params
+    names = free_names(event.key_shape)
+    return bool(names) and names <= set(event.scope.params) - {event.scope.self_name}
+
+
+def _unanswered(claim: Claim) -> bool:
+    if claim.spec.answers_by_raising or claim.caught & set(claim.store.duplicate_errors):
+        # An upsert whose filter excludes a live claim raises the duplicate key the code catches.
+        return False
+    return claim.usage == "statement" or (claim.result_name is not None and claim.result_reads == 0)
+
+
+def _used_as_claim(claim: Claim) -> bool:
+    """A document write is a claim only with the marks of a conditional create used as one: the
+    duplicate key it raises is caught, an upsert's answer is tested, the document has a lifetime or
+    an owner, or its key or collection names a lock. Without them it is a record (a driver's tests
+    insert `{"_id": 1}` and delete it), and a delete of it is no release."""
+    document = claim.document
+    if document is not None and document.overwrites:
+        # Never fails: a lease only where it names one (and LL008 says it always succeeds).
+        return _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)
+    return (
+        bool(claim.caught & set(claim.store.duplicate_errors))
+        or (not claim.spec.answers_by_raising and not _unanswered(claim))
+        or (document is not None and (document.has_lifetime or document.token_field in documents.TOKEN_FIELDS))
+        or _names_a_lock(claim.key_shape)
+        or _names_a_lock(claim.receiver_shape)
+    )
+
+
+def _names_a_lock(shape) -> bool:
+    text = repr(shape).lower()
+    return any(word in text for word in stores.LOCK_KEY_WORDS)
+
+
+def _namespaced(event) -> bool:
+    """The key is built from the function's parameters, not one of them: a wrapper of that kind
+    never claims and releases in one function, so there it is a lease."""
+    return not isinstance(event.key, cst.Name)
+
+
+def _passes_through(event) -> bool:
+    """A store API wrapper (`def delete(self, key): self._cache.delete(key)`), not a lease of its own.
+
+    The call sits in a function named like a claim or release method of the stores, and its key is
+    that function's parameter (normalised, perhaps, as in `key = self.make_key(key)`), or a namespace
+    made of its parameters alone (`f"{tenant}:{key}"`, no word of a lock in it).
+    """
+    name = event.scope.name.lstrip("_")
+    key = event.key
+    if name not in stores.method_names():
+        return False
+    params = set(event.scope.params)
+    if isinstance(key, cst.Name):
+        return key.value in params
+    names = free_names(event.key_shape)
+    return bool(names) and names <= params - {event.scope.self_name} and not _names_a_lock(event.key_shape)
+
+
+def _near(write: Write, claim: Claim) -> bool:
+    """In the claim's function, or in another method of its class."""
+    cls = claim.scope.cls
+    return write.scope is claim.scope or (cls is not None and write.scope.cls is cls)
+
+
+def _rebound_between(claim: Claim, release: Release, line_of=None) -> bool:
+    """A name of the key or client is assigned again between the claim and the release. `line_of`:
+    the line of a binding's statement (the model's positions)."""
+    if claim.scope is not release.scope or claim.start.line >= release.start.line:
+        return False
+    names = free_names(claim.key_shape) | free_names(claim.receiver_shape)
+    statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
+    lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None]
+    return any(claim.start.line < line <= release.start.line for line in lines)

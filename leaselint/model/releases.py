@@ -1,0 +1,438 @@
+"""Releases: deletes, script objects and documents, the checks before them and the errors swallowed."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from leaselint.model import documents, stores
+from leaselint.model.call_parts import (
+    _compares_argument,
+    _compares_by,
+    _DELETES,
+    _deliberate,
+    _exits,
+    _first_item,
+    _holds,
+    _is_result,
+    _list_built,
+    _other_side,
+    FIELD_SCRIPT,
+    get_arg,
+    lua_claim,
+    positional_args,
+)
+from leaselint.model.events import Check, Claim, Release
+from leaselint.model.keys import literal_string
+from leaselint.model.scope import contains, count_names, Scope
+from leaselint.model.stores import Arg, ReleaseSpec
+from leaselint.model.traverse import nodes
+from leaselint.model.walk import CallSite, does_nothing, script_object_call
+
+
+class ReleasesMixin:
+    """The Classifier's part that tells these (see classify.py)."""
+
+    def _after_failed_claim(self, release: Release) -> cst.If | None:
+        """In the branch where a claim of the same key just failed: `if not r.set(k, ...): r.delete(k)`."""
+        site = self.sites.get(id(release.call))
+        if site is None:
+            return None
+        claims = [
+            c
+            for c in (*self.claims, *self.paired_claims)
+            if c.scope is release.scope and c.key_shape == release.key_shape
+        ]
+        for guard, in_body in zip(site.guards, site.in_body) if claims else ():
+            test = guard.test
+            negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+            inner = test.expression if negated else test
+            for claim in claims:
+                if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker)):
+                    continue
+                if (negated and in_body) or (not negated and not in_body):
+                    return guard
+        return self._after_early_exit(release, claims)
+
+    def _after_early_exit(self, release: Release, claims: list[Claim]) -> cst.If | None:
+        """`if r.set(k, ...): return True` (the claim itself, or the name of its result, as the whole
+        test) earlier in the function's body than the release: the code after it runs only when the
+        claim failed."""
+        body = getattr(release.scope.node, "body", None)
+        statements = body.body if isinstance(body, (cst.IndentedBlock, cst.Module)) else ()
+        for statement in statements if claims else ():
+            where = self.positions[statement]
+            if where.end.line >= release.start.line:
+                break
+            if type(statement) is not cst.If or statement.orelse is not None or not _exits(statement.body):
+                continue
+            test = statement.test.expression if type(statement.test) is cst.Await else statement.test
+            tested = [
+                c for c in claims if test is c.call or (_is_result(test, c, self.walker) and c.start.line < where.start.line)
+            ]
+            # No claim of the key between that `if` and the release (a retry that claims again).
+            later = any(where.end.line < c.start.line <= release.start.line for c in claims)
+            if tested and not later:
+                return statement
+        return None
+
+    def _in_callback(self, event) -> bool:
+        scope = event.scope
+        return (
+            isinstance(event.receiver, cst.Name)
+            and scope.params[:1] == [event.receiver.value]
+            and scope.name in self.transaction_callbacks
+        )
+
+    def _dropped(self, release: Release) -> cst.If | None:
+        """The `if` testing the checked release's answer for a lost lease (`if not release(...)`, or
+        the name the answer is given and read only there), when its branch does nothing with it."""
+        lost_when = release.spec.lost_when
+        call_code = self.resolver.code(release.call)
+        name = self.walker.assigned.get(id(release.call))
+        results = [call_code, f"await {call_code}", f"(await {call_code})"]
+        if name is not None:
+            if count_names(release.scope.node, name) != 2:
+                return None  # the answer is read elsewhere too (returned, counted)
+            results.append(name)
+        wanted = {"".join(lost_when.format(result=result).split()) for result in results}
+        for test, scope in self.walker.branch_tests:
+            if scope is not release.scope:
+                continue
+            node = self.walker.if_tests.get(id(test))
+            if node is None or "".join(self.resolver.code(test).split()) not in wanted:
+                continue
+            return node if does_nothing(node.body) else None
+        return None
+
+    def _in_transaction_block(self, release, read: cst.Call) -> bool:
+        """The release and the read sit in one `with <client>.transact():` block of the same client."""
+        names = release.store.transactions
+        if not names:
+            return False
+        for site in self.walker.calls:
+            func = site.call.func
+            if (
+                func.attr.value in names  # type: ignore[union-attr]
+                and site.scope is release.scope
+                and type(site.statement) is cst.With
+                and self.resolver.shape(func.value, site.scope) == release.receiver_shape  # type: ignore[union-attr]
+                and contains(site.statement.body, release.call)
+                and contains(site.statement.body, read)
+            ):
+                return True
+        return False
+
+    def _after(self, release: Release, wanted: str) -> bool:
+        """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
+        if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
+            return False
+        for kind, site in self.transaction_calls:
+            receiver = site.call.func.value  # type: ignore[union-attr]
+            if (
+                kind == wanted
+                and site.scope is release.scope
+                and isinstance(receiver, cst.Name)
+                and receiver.value == release.receiver.value
+                and self.positions[site.call].start.line <= release.start.line
+            ):
+                return True
+        return False
+
+    def _check_before(self, release: Release) -> Check | None:
+        """A read of the same key compared in the client before the release (or after a GETDEL)."""
+        if release.spec.returns_value:
+            return self._check_of(release)
+        for read in self.reads:
+            if (
+                read.scope is release.scope
+                and read.receiver_shape == release.receiver_shape
+                and read.key_shape == release.key_shape
+                and read.start <= release.start
+            ):
+                check = self._check_of(read)
+                if check is not None:
+                    return check
+        return None
+
+    def _check_of(self, read) -> Check | None:
+        """The comparison a read's value goes into, with the token on its other side."""
+        comparison = self._compared(read.call, read.scope)
+        if comparison is None:
+            return None
+        token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
+        if isinstance(token, cst.Name) and token.value == "None":
+            return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
+        return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
+
+    def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
+        """The comparison the read's value goes into; one against None or a bool is not a token check."""
+        comparison = self.walker.compared_calls.get(id(call))
+        if comparison is not None:
+            return comparison
+        name = self.walker.assigned.get(id(call))
+        for found in scope.compared.get(name, []) if name is not None else []:
+            other = _other_side(found, call, name)
+            if not (isinstance(other, cst.Name) and other.value in ("None", "True", "False")):
+                return found
+        return None
+
+    def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
+        call = site.call
+        if self._another_family(store, site):
+            return []
+        if spec.form != "call":
+            return self._document_releases(site, store, spec)
+        if self._builder_op(call.func.value, site.scope):  # type: ignore[union-attr]
+            return []  # `txn.delete(key)`: an operation of a transaction, run by its commit
+        many = False
+        listed = ""  # why no fix, for keys named in a list (the store table's listed_keys)
+        if spec.command:
+            words = self._command_words(call)
+            if not words or words[0] not in spec.command:
+                return []
+            keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]
+        elif spec.field is not None:
+            # `hdel(name, *fields)`: one lease per field, of the one hash.
+            fields = positional_args(call)[spec.field.index :]  # type: ignore[misc]
+            if any(arg.star for arg in call.args) or not fields:
+                return []
+            keys = [get_arg(call, spec.key)] * len(fields)
+        elif spec.key is not None:
+            keys = [get_arg(call, spec.key)]
+            if spec.key_in_list:
+                keys = [_first_item(keys[0])]
+        else:
+            starred = self._starred_keys(call, site.scope)
+            keys = positional_args(call) + starred
+            if len(keys) == 1 and not starred and isinstance(keys[0], (cst.List, cst.Tuple)) and store.listed_keys:
+                keys = [e.value for e in keys[0].elements if not isinstance(e, cst.StarredElement)]  # `delete([key])`
+                listed = store.listed_keys
+            # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
+            many = bool(starred)
+        checked = spec.checked or (spec.checked_by is not None and _compares_by(call, spec.checked_by))
+        token_at = spec.token
+        member = None
+        if spec.script is not None:
+            kind = self._script_kind(get_arg(call, spec.script), site.scope)
+            if kind is None:
+                return []
+            checked = kind == "checked"
+            text = self._string_value(get_arg(call, spec.script), site.scope) or ""
+            if FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
+                # `eval(SCRIPT, 1, hash, field, token)`: the script deletes the field ARGV[1] names.
+                member = get_arg(call, Arg(spec.key.index + 1))
+                token_at = Arg(token_at.index + 1) if token_at.index is not None else None
+                if member is None:
+                    return []
+        members = fields if spec.field is not None else [member] * len(keys)
+        keys, members = [k for k in keys if k is not None], [m for k, m in zip(keys, members) if k is not None]
+        token = get_arg(call, token_at) if token_at is not None else None
+        if spec.key_in_list:
+            token = _first_item(token)
+        found = []
+        for key, member in zip(keys, members):
+            common, in_pipeline = self._common(site, store, key, member=member)
+            found.append(
+                Release(
+                    **common,
+                    spec=spec,
+                    checked=checked,
+                    in_pipeline=in_pipeline,
+                    usage=site.usage,
+                    # `delete(*keys)` of a comprehension deletes many keys of one shape at once.
+                    other_keys=len(keys) - 1 or int(many),
+                    deliberate=_deliberate(site),
+                    token=token,
+                    no_fix=listed,
+                )
+            )
+        return found
+
+    def _broad_swallows(self) -> None:
+        """`except Exception: pass` around `lock.release()` swallows a lost lease when `lock` is a lease
+        lock this module makes (`r.lock(...)`, `Lock(r, ...)`), not any object with a release()."""
+        made = {id(lock.call) for lock in self.locks}
+        for handler, body, scope in self.walker.broad_swallows:
+            for node in nodes(body, trivia=False):
+                if (
+                    type(node) is cst.Call
+                    and type(node.func) is cst.Attribute
+                    and node.func.attr.value == "release"
+                    and self._made_lock(node.func.value, scope, made)
+                ):
+                    self.walker.swallowed.append(handler)
+                    break
+
+    def _made_lock(self, receiver: cst.BaseExpression, scope: Scope, made: set) -> bool:
+        found = None
+        if type(receiver) is cst.Name:
+            found = self.resolver.single_value(receiver.value, scope)
+        elif type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
+            values = self.resolver.self_attr_values(receiver.attr.value, scope)
+            found = values[0] if len(values) == 1 else None
+        return found is not None and id(found[0]) in made
+
+    def _starred_keys(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+        """`delete(*keys)` where `keys = [f"lock:{name}" for name in names]` (or a list written out):
+        the keys the comprehension makes, as one key shape."""
+        found: list[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.star != "*":
+                continue
+            value = arg.value
+            if isinstance(value, cst.Name):
+                built = _list_built(scope.bindings.get(value.value, []))
+                if built is not None:
+                    found.extend(built)  # `keys = []` then `keys += [a, b]`
+                    continue
+                single = self.resolver.single_value(value.value, scope)
+                value = single[0] if single is not None and single[1] is scope else None
+            if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+                found.append(value.elt)
+            elif isinstance(value, (cst.List, cst.Tuple)):
+                found.extend(e.value for e in value.elements if not isinstance(e, cst.StarredElement))
+        return found
+
+    def _script_object_releases(self, site: CallSite) -> list[Release]:
+        """`unlock(keys=[key], args=[token])` where `unlock = client.register_script(LUA)` (or `self._unlock`
+        set once so): a release by the script, on the client that registered it."""
+        func = site.call.func
+        found = None
+        if type(func) is cst.Name:
+            found = self.resolver.single_value(func.value, site.scope)
+        elif type(func) is cst.Attribute and self.resolver.is_self(func.value, site.scope):
+            if not script_object_call(site.call):
+                return []
+            values = self.resolver.self_attr_values(func.attr.value, site.scope)
+            if len(values) == 1 and values[0][0] is not None:
+                found = values[0]
+        if found is None:
+            return []
+        maker, where = found
+        if type(maker) is cst.Await:
+            maker = maker.expression
+        if type(maker) is not cst.Call or type(maker.func) is not cst.Attribute or not maker.args:
+            return []
+        for store, spec in stores.script_object_specs(maker.func.attr.value):
+            kind = self._script_kind(maker.args[0].value, where)
+            key = _first_item(get_arg(site.call, spec.key))
+            if key is not None and kind is not None:
+                text = self._string_value(maker.args[0].value, where)
+                if text is not None and lua_claim(text) is not None:
+                    kind = None  # it claims KEYS[1]; what it deletes is another key (`del KEYS[2]`)
+            if key is not None and kind is None:
+                text = self._string_value(maker.args[0].value, where)
+                arguments = get_arg(site.call, spec.token)
+                items = [e.value for e in arguments.elements] if isinstance(arguments, (cst.List, cst.Tuple)) else None
+                claim_spec = next((c for c in store.claims if c.form == "script"), None)
+                if text is not None and claim_spec is not None:
+                    claim = self._script_claim(
+                        site, store, claim_spec, key, (text, items, maker.args[0].value), client=maker.func.value, client_scope=where
+                    )
+                    if claim is not None:
+                        self.claims.append(claim)
+                continue
+            if kind is None or key is None:
+                continue
+            client = next((a.value for a in site.call.args if a.keyword is not None and a.keyword.value == "client"), None)
+            common, in_pipeline = self._common(
+                site, store, key, client=client or maker.func.value, client_scope=site.scope if client else where
+            )
+            release = Release(
+                **common,
+                spec=spec,
+                checked=kind == "checked",
+                in_pipeline=in_pipeline,
+                usage=site.usage,
+                deliberate=_deliberate(site),
+                token=_first_item(get_arg(site.call, spec.token)),
+            )
+            return [release]
+        return []
+
+    def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
+        if store.recognised_only and not self._recognised(store, site):
+            return []
+        call = site.call
+        if spec.form == "dynamo":
+            document = documents.dynamo_release(call)
+            entries = list(document.fields.items()) if document is not None else []
+        elif spec.form == "mongo":
+            document = documents.mongo_release(call)
+            entries = [("_id", document.key)] if document is not None else []
+        elif spec.form == "orm":
+            document = documents.orm_release(call)
+            document = document if document is not None and stores.lock_model_name(document.model) else None
+            entries = [(document.key_field, document.key)] if document is not None else []
+        else:
+            if spec.form == "etcd3gw":
+                found = documents.etcd3gw_transaction(self._dict_of(call, site.scope))
+            elif spec.form == "builder":
+                found = self._builder(call, site.scope)
+            else:
+                found = documents.etcd_transaction(call)
+            document = found[1] if found is not None and found[0] == "release" else None
+            entries = [(None, document.key)] if document is not None else []
+        found_releases = []
+        for field, key in entries:
+            common, in_pipeline = self._common(site, store, key, document, field)
+            found_releases.append(
+                Release(
+                    **common,
+                    spec=spec,
+                    checked=spec.checked or document.checked,  # type: ignore[union-attr]
+                    usage=site.usage,
+                    deliberate=_deliberate(site) or document.expired_only,  # type: ignore[union-attr]
+                    token=document.token,  # type: ignore[union-attr]
+                    document=document,
+                )
+            )
+        return found_releases
+
+    def _script_kind(self, script: cst.BaseExpression | None, scope: Scope) -> str | None:
+        """What a script does to its key: "checked" (compares an argument, then deletes), "blind"
+        (deletes without comparing one: a literal, or nothing), or None (it deletes nothing)."""
+        text = self._string_value(script, scope)
+        if text is None or not _DELETES.search(text):
+            return None
+        return "checked" if _compares_argument(text) else "blind"
+
+    def _string_value(self, node: cst.BaseExpression | None, scope: Scope) -> str | None:
+        """The text of a script: a literal, or a name or `self` attribute set once to one."""
+        if node is None:
+            return None
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in stores.script_load_methods()
+            and node.args
+        ):
+            return self._string_value(node.args[0].value, scope)  # `sha = r.script_load(LUA)`
+        if isinstance(node, cst.Name):
+            found = self.resolver.single_value(node.value, scope)
+            return self._string_value(found[0], found[1]) if found else None
+        if isinstance(node, cst.Attribute) and (
+            self.resolver.is_self(node.value, scope) or self._names_the_class(node.value, scope)
+        ):
+            values = self.resolver.self_attr_values(node.attr.value, scope)
+            if len(values) == 1 and values[0][0] is not None:
+                return self._string_value(values[0][0], values[0][1])
+        return literal_string(node)
+
+    def _names_the_class(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """The method's own class: its name, or `cls = self.__class__` (`type(self)`)."""
+        if not isinstance(node, cst.Name) or scope.cls is None:
+            return False
+        if node.value == scope.cls.name:
+            return True
+        found = self.resolver.single_value(node.value, scope)
+        if found is None:
+            return False
+        value = found[0]
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "type" and value.args:
+            value = value.args[0].value
+        elif isinstance(value, cst.Attribute) and value.attr.value == "__class__":
+            value = value.value
+        else:
+            return False
+        return self.resolver.is_self(value, scope)
