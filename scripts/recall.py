@@ -2,6 +2,7 @@
 
     python scripts/recall.py                       # recall, per rule and per half, and precision
     python scripts/recall.py --show-holdout        # also list the held-out half's misses
+    python scripts/recall.py --ref 88c5d83         # the same for an earlier build
     python scripts/recall.py fetch NAME==VERSION   # unpack one package (for labelling) and print its folder
 
 The packages are pinned in scripts/recall.toml; they are fetched with pip at run time (the sdist, or
@@ -9,7 +10,7 @@ the wheel where a package publishes none) into a cache outside the repository an
 Paths in the labels are relative to the unpacked folder.
 
 The labels (scripts/recall-labels.tsv) were written by reading each package's code before leaselint ran
-on it: package, code (LLxxx for a bug, OK for a correct release), path:line, half, note. A bug label is
+on it: package, code (LLxxx for a bug, OK for a correct release), path:line, note. A bug label is
 found by a finding of its code in its file at most two lines away (or at a related location); an OK
 label is a false alarm when any lease finding (LL001-LL011) stands within two lines of it.
 
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--only", default="", help="comma-separated package names")
     parser.add_argument("--show-holdout", action="store_true", help="list the held-out half's misses too")
+    parser.add_argument("--ref", help="measure leaselint as of this git ref (installed into the cache) instead")
     if argv[:1] == ["fetch"]:
         options = parser.parse_args(argv[2:])
         name, _, version = argv[1].partition("==")
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     unlisted = sorted({label[0] for label in labels} - pinned)
     if unlisted and not wanted:
         raise SystemExit(f"labels name packages not in {options.list.name}: {', '.join(unlisted)}")
-    current = ecosystem.current_command()
+    current = ecosystem.baseline_command(options.ref, cache) if options.ref else ecosystem.current_command()
 
     def one(entry):
         _, name, version = entry

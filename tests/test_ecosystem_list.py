@@ -71,3 +71,54 @@ def test_recall_counts_a_label_at_a_findings_related_location():
     far = ecosystem.Finding("tooz", "LL002", "tooz/drivers/etcd3gw.py", 116, "m", None, (90,))
     assert ecosystem.recall(labels, [near]) == (labels, [])
     assert ecosystem.recall(labels, [far]) == ([], labels)
+
+
+spec = importlib.util.spec_from_file_location("recall", SCRIPTS / "recall.py")
+recall = importlib.util.module_from_spec(spec)
+sys.modules.setdefault("recall", recall)
+spec.loader.exec_module(recall)
+
+
+def test_the_recall_corpus_labels_only_its_own_pinned_packages_none_of_the_ecosystems():
+    pinned = {name for _, name, _ in ecosystem.load_packages(SCRIPTS / "recall.toml")}
+    studied = {name for _, name, _ in ecosystem.load_packages(SCRIPTS / "ecosystem.toml")}
+    labels = recall.load_labels(SCRIPTS / "recall-labels.tsv")
+    assert {label[0] for label in labels} <= pinned
+    assert not pinned & studied
+    assert any(label[1] == "OK" for label in labels) and any(label[1] != "OK" for label in labels)
+    # Each label says what it is about.
+    assert all(len(label[4]) > 20 for label in labels)
+
+
+def test_a_package_stays_in_its_half_and_both_halves_are_used():
+    labels = recall.load_labels(SCRIPTS / "recall-labels.tsv")
+    halves = {recall.half(label[0]) for label in labels}
+    assert halves == {"learn", "holdout"}
+    assert recall.half("celery") == recall.half("Celery")
+
+
+def test_recall_counts_a_finding_near_a_bug_and_a_finding_near_a_correct_release_as_a_false_alarm(tmp_path):
+    labels = tmp_path / "labels.tsv"
+    labels.write_text(
+        "# comment\n"
+        "pkg\tLL001\tpkg/locks.py:10\tblind delete of the claimed key\n"
+        "pkg\tLL002\tpkg/locks.py:40\tconstant token\n"
+        "pkg\tOK\tpkg/good.py:5\tchecked release\n"
+        "pkg\tOK\tpkg/good.py:50\tchecked release\n"
+    )
+    loaded = recall.load_labels(labels)
+    findings = [
+        ecosystem.Finding("pkg", "LL001", "pkg/locks.py", 12, "m"),
+        ecosystem.Finding("pkg", "LL002", "pkg/locks.py", 43, "m"),
+        ecosystem.Finding("pkg", "LL006", "pkg/good.py", 4, "m"),
+    ]
+    hits, misses = ecosystem.recall([l for l in loaded if l[1] != "OK"], findings)
+    assert [h[1] for h in hits] == ["LL001"] and [m[1] for m in misses] == ["LL002"]
+    assert [a[3] for a in recall.false_alarms([l for l in loaded if l[1] == "OK"], findings)] == [5]
+    labels.write_text("pkg\tLL999\tpkg/a.py:1\tno such rule\n")
+    try:
+        recall.load_labels(labels)
+    except SystemExit as error:
+        assert "expected package" in str(error)
+    else:
+        raise AssertionError("an unknown code was accepted")
