@@ -206,15 +206,15 @@ def load_verdicts(path: Path) -> dict[tuple[str, str, str], tuple[str, str, str]
     return found
 
 
-def load_labels(path: Path) -> list[tuple[str, str, str, int, str]]:
-    """Hand-labelled lease bugs: (package, code, path, line, reason)."""
+def load_labels(path: Path, other_codes: tuple[str, ...] = ()) -> list[tuple[str, str, str, int, str]]:
+    """Hand-labelled lease bugs: (package, code, path, line, reason); `other_codes` are accepted too."""
     found = []
     for number, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
         where = fields[2].rsplit(":", 1) if len(fields) == 4 else []
-        if len(where) != 2 or not where[1].isdigit() or not fields[1].startswith("LL"):
+        if len(where) != 2 or not where[1].isdigit() or not (fields[1].startswith("LL") or fields[1] in other_codes):
             raise SystemExit(f"{path}:{number}: expected package, code, path:line, reason (tabs)")
         found.append((fields[0], fields[1], where[0], int(where[1]), fields[3]))
     return found

@@ -70,15 +70,10 @@ def fetch(name: str, version: str, cache: Path) -> Path | str:
 
 def load_labels(path: Path) -> list[tuple[str, str, str, int, str]]:
     """(package, code, path, line, note) for every label; code is LLxxx or OK."""
-    found = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        where = fields[2].rsplit(":", 1) if len(fields) == 4 else []
-        if len(where) != 2 or not where[1].isdigit() or not (fields[1] == "OK" or fields[1] in LEASE_CODES):
-            raise SystemExit(f"{path}:{number}: expected package, LLxxx or OK, path:line, note (tabs)")
-        found.append((fields[0], fields[1], where[0], int(where[1]), fields[3]))
+    found = ecosystem.load_labels(path, ("OK",))
+    for label in found:
+        if label[1] != "OK" and label[1] not in LEASE_CODES:
+            raise SystemExit(f"{path}: {label[1]} is not a lease rule's code: expected package, LLxxx or OK, path:line, note")
     return found
 
 

@@ -277,6 +277,13 @@ def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path
     # A warm run parses nothing: the caller's result with the summaries it uses is in the cache.
     folder = tmp_path / "cache"
     assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
+    warm, parsed = _parsing(lambda: findings(tmp_path, paths, cache=Cache(folder)))
+    assert codes(warm) == {"app/jobs.py": [("LL001", 12, 13)]}
+    assert parsed == []
+
+
+def _parsing(run):
+    """What `run()` gives, and the texts parsed meanwhile."""
     parsed: list[str] = []
     real_parse = check.parse
 
@@ -286,10 +293,9 @@ def test_a_caller_without_a_store_word_is_read_for_the_names_it_imports(tmp_path
 
     check.parse, saved = counting, check.parse
     try:
-        assert codes(findings(tmp_path, paths, cache=Cache(folder))) == {"app/jobs.py": [("LL001", 12, 13)]}
+        return run(), parsed
     finally:
         check.parse = saved
-    assert parsed == []
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "past-the-budget"])
@@ -1009,19 +1015,8 @@ def test_composed_summaries_agree_with_a_warm_run_and_a_run_of_the_caller_alone(
     cold = findings(tmp_path, paths)
     folder = tmp_path / "cache"
     assert findings(tmp_path, paths, cache=Cache(folder)) == cold
-    parsed: list[str] = []
-    real_parse = check.parse
-
-    def counting(text, strict=False):
-        parsed.append(text)
-        return real_parse(text, strict)
-
-    check.parse, saved = counting, check.parse
-    try:
-        assert findings(tmp_path, paths, cache=Cache(folder)) == cold
-    finally:
-        check.parse = saved
-    assert parsed == []
+    warm, parsed = _parsing(lambda: findings(tmp_path, paths, cache=Cache(folder)))
+    assert warm == cold and parsed == []
     jobs = [p for p in paths if p.endswith("jobs.py")]
     assert findings(tmp_path, jobs, explicit=jobs) == {"app/jobs.py": cold["app/jobs.py"]}
 
