@@ -27,6 +27,51 @@ from leaselint.model.walk import CallSite
 class ClaimsMixin:
     """The Classifier's part that tells these (see classify.py)."""
 
+    def forever_by_default(self, node: cst.BaseExpression, scope, forever: tuple, depth: int = 0) -> bool:
+        """A lifetime that is `forever` unless a caller says otherwise: a parameter defaulting to
+        `None` (or memcached's `0`) that no call in the module passes, or an attribute set from one
+        in `__init__` (`self.timeout = timeout`)."""
+        if depth > 3:
+            return False
+        if type(node) is cst.Name:
+            where = self.resolver.defining_scope(node.value, scope)
+            if where is None:
+                return False
+            if node.value in where.params:
+                return self._defaults_to(where, node.value, forever)
+            values = where.bindings.get(node.value, [])
+            return len(values) == 1 and isinstance(values[0], cst.BaseExpression) and (
+                self.forever_by_default(values[0], where, forever, depth + 1)
+            )
+        if type(node) is cst.Attribute and self.resolver.is_self(node.value, scope):
+            values = self.resolver.self_attr_values(node.attr.value, scope)
+            return bool(values) and all(
+                value is not None and where.name == "__init__" and self.forever_by_default(value, where, forever, depth + 1)
+                for value, where in values
+            )
+        return False
+
+    def _defaults_to(self, function, name: str, forever: tuple) -> bool:
+        node = function.node
+        if not isinstance(node, cst.FunctionDef) or function.bindings.get(name, [None]) != [None]:
+            return False  # given another value in the function (`timeout = timeout or 30`)
+        p = node.params
+        params = [*p.posonly_params, *p.params, *p.kwonly_params]
+        found = [param for param in params if param.name.value == name]
+        if not found or found[0].default is None or self.resolver.code(found[0].default).strip() not in forever:
+            return False
+        # A call in the module that passes it (by keyword, or by place): its caller chooses.
+        target = node.name.value if function.cls is None else function.cls.name if node.name.value == "__init__" else None
+        index = [param.name.value for param in params].index(name) - (1 if function.cls is not None else 0)
+        for call, _ in self.walker.name_calls.get(target, []) if target else []:
+            if any(a.star for a in call.args):
+                return False
+            if any(a.keyword is not None and a.keyword.value == name for a in call.args):
+                return False
+            if len([a for a in call.args if a.keyword is None]) > index:
+                return False
+        return True
+
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
         if store.recognised_only and not self._recognised(store, site) and not self._in_lock_class(store, site, spec):
@@ -50,7 +95,9 @@ class ClaimsMixin:
             if lifetime is None:
                 has_lifetime = spec.default_lifetime
             else:
-                has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever
+                has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever and not self.forever_by_default(
+                    lifetime, site.scope, spec.forever
+                )
         document = None
         if spec.form == "script":
             return self._script_claim(site, store, spec)

@@ -98,7 +98,9 @@ class LockObjectsMixin:
         given = [get_arg(call, where) for where in spec.lifetime]
         has_lifetime = (
             spec.default_lifetime
-            or any(not _is_none(node) for node in given if node is not None)
+            or any(
+                not _is_none(node) and not self.forever_by_default(node, scope, ("None",)) for node in given if node is not None
+            )
             # `lock(*args, **kwargs)`: a facade whose caller chooses the lifetime.
             or any(a.star for a in call.args)
         )
