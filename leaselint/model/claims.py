@@ -55,6 +55,10 @@ class ClaimsMixin:
         node = function.node
         if not isinstance(node, cst.FunctionDef) or function.bindings.get(name, [None]) != [None]:
             return False  # given another value in the function (`timeout = timeout or 30`)
+        if node.name.value.lstrip("_") in stores.method_names() or node.name.value in {
+            spec.call for spec in stores.LOCKS if spec.method
+        }:
+            return False  # a store API of its own (`def lock(self, key, timeout=None)`): its caller chooses
         p = node.params
         params = [*p.posonly_params, *p.params, *p.kwonly_params]
         found = [param for param in params if param.name.value == name]

@@ -24,6 +24,20 @@ VALID = [
         EDITING = PageLock("home", timeout=300)
     """
     ),
+    # A store API of the project's own that hands the caller's choice on, as the client's `lock` does.
+    Valid(
+        """\
+        import redis
+
+
+        class Cache:
+            def __init__(self, url):
+                self.client = redis.Redis.from_url(url)
+
+            def lock(self, key, timeout=None, blocking=True):
+                return self.client.lock(f"cache:{key}", timeout=timeout, blocking=blocking)
+    """
+    ),
     # A default that is a lifetime.
     Valid(
         """\
