@@ -49,9 +49,10 @@ def internal_error(what: str, exc: BaseException) -> str:
 
 def _short(filename: str) -> str:
     parts = filename.replace(os.sep, "/").split("/")
-    for anchor in ("leaselint", "rules", "libcst"):
-        if anchor in parts[:-1]:
-            return "/".join(parts[len(parts) - 1 - parts[::-1].index(anchor) :])
+    # From the nearest package folder: a checkout folder named `leaselint` above `rules/` is no anchor.
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] in ("leaselint", "rules", "libcst"):
+            return "/".join(parts[index:])
     return parts[-1]
 
 

@@ -606,3 +606,13 @@ def test_a_claim_and_release_pair_the_module_exports_however_all_is_built_gets_n
     result = lint_text(SourceText(code), "m.py", Settings(select=frozenset({"LL001"}), fix=True, unsafe_fixes=True))
     assert result.fixed_text is None
     assert "is in the module's `__all__`" in result.diagnostics[0].message
+
+
+def test_a_failure_names_its_file_from_the_nearest_package_folder_in_any_checkout():
+    from leaselint.check import _short
+
+    assert _short("/src/leaselint/rules/ll001_blind_release.py") == "rules/ll001_blind_release.py"
+    assert _short("/src/leaselint/leaselint/model/claims.py") == "leaselint/model/claims.py"
+    assert _short("/home/me/work/rules/ll006_swallowed_lost_release.py") == "rules/ll006_swallowed_lost_release.py"
+    assert _short("/venv/lib/site-packages/libcst/_nodes/base.py") == "libcst/_nodes/base.py"
+    assert _short("/tmp/other.py") == "other.py"
