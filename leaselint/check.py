@@ -49,9 +49,11 @@ def internal_error(what: str, exc: BaseException) -> str:
 
 def _short(filename: str) -> str:
     parts = filename.replace(os.sep, "/").split("/")
-    # From the nearest package folder: a checkout folder named `leaselint` above `rules/` is no anchor.
+    # From the nearest package of these names: a checkout folder named `leaselint` is no package.
     for index in range(len(parts) - 2, -1, -1):
-        if parts[index] in ("leaselint", "rules", "libcst"):
+        if parts[index] in ("leaselint", "rules", "libcst") and os.path.isfile(
+            "/".join([*parts[: index + 1], "__init__.py"])
+        ):
             return "/".join(parts[index:])
     return parts[-1]
 

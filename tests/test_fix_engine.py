@@ -608,11 +608,17 @@ def test_a_claim_and_release_pair_the_module_exports_however_all_is_built_gets_n
     assert "is in the module's `__all__`" in result.diagnostics[0].message
 
 
-def test_a_failure_names_its_file_from_the_nearest_package_folder_in_any_checkout():
+def test_a_failure_names_its_file_from_the_nearest_package_folder_in_any_checkout(tmp_path):
     from leaselint.check import _short
 
-    assert _short("/src/leaselint/rules/ll001_blind_release.py") == "rules/ll001_blind_release.py"
-    assert _short("/src/leaselint/leaselint/model/claims.py") == "leaselint/model/claims.py"
-    assert _short("/home/me/work/rules/ll006_swallowed_lost_release.py") == "rules/ll006_swallowed_lost_release.py"
-    assert _short("/venv/lib/site-packages/libcst/_nodes/base.py") == "libcst/_nodes/base.py"
+    checkout = tmp_path / "leaselint"
+    for folder in ("leaselint/model", "rules", "tests"):
+        (checkout / folder).mkdir(parents=True)
+    for package in ("leaselint", "leaselint/model", "rules"):
+        (checkout / package / "__init__.py").write_text("")
+    root = str(checkout)
+    assert _short(f"{root}/rules/ll001_blind_release.py") == "rules/ll001_blind_release.py"
+    assert _short(f"{root}/leaselint/model/claims.py") == "leaselint/model/claims.py"
+    # A test module of the checkout is named by itself, whatever the checkout's folder is called.
+    assert _short(f"{root}/tests/test_fix_engine.py") == "test_fix_engine.py"
     assert _short("/tmp/other.py") == "other.py"
