@@ -1185,6 +1185,13 @@ class LeaseFixer:
         self._fits_client([release])
         if release.usage != "statement" or guard is None:
             raise NoFix("the delete is part of a larger statement")
+        if any(
+            c.spec.by_old_value and c.scope is release.scope and c.key_shape == release.key_shape for c in self.model.claims
+        ):
+            raise NoFix(
+                "the failed `getset` has already written over the holder's value: claim with `set(key, token, "
+                "nx=True, px=...)` first"
+            )
         if contains(guard.body, release.statement):
             branch = guard.body
         elif guard.orelse is not None and contains(guard.orelse, release.statement):
@@ -1557,6 +1564,11 @@ class LeaseFixer:
             raise NoFix(claim.spec.no_lifetime or "the claim cannot take the lifetime in the same call")
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
             raise NoFix("the expiry shares its line with other statements")
+        if claim.in_pipeline or expire.in_pipeline:
+            raise NoFix(
+                "the claim and its expiry are queued on a pipeline: one command fewer moves the answers "
+                "`execute()` returns; set the lifetime in the claim and drop the expiry by hand"
+            )
         for node in nodes(expire.scope.node, trivia=False):
             if type(node) is cst.If and contains(node.body, expire.statement) and not contains(node.test, claim.call):
                 names = {n.value for n in nodes(node.test, trivia=False) if type(n) is cst.Name}

@@ -73,6 +73,8 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
     parameter, at each such call (shared by LL002 and LL003)."""
     seen: set[int] = set()
     for lease, claim, origin in context.model.token_origins():
+        if origin.kind != kind and origin.also is not None:
+            origin = origin.also
         if origin.kind != kind or claim.value is None:
             continue
         key = context.model.key_text(claim)

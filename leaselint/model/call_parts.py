@@ -165,14 +165,31 @@ def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tup
     return None
 
 
-def _deliberate(site: CallSite) -> bool:
-    """A force path: a function named for it, or an `if force:` around the call."""
+def _deliberate(site: CallSite) -> str:
+    """A force path: "guard" under an `if force:`, "name" in a function named for it, or ""."""
+    if any(_forces(guard.test, in_body) for guard, in_body in zip(site.guards, site.in_body)):
+        return "guard"
     name = site.scope.name.lower().lstrip("_")
     if name in stores.FORCE_NAMES or name.startswith("admin") or any(w in name for w in stores.FORCE_WORDS):
-        return True
-    return any(
-        any(word in found.lower() for word in stores.FORCE_WORDS) for guard in site.guards for found in _names(guard.test)
-    )
+        return "name"
+    return ""
+
+
+def _forces(test: cst.BaseExpression, in_body: bool) -> bool:
+    """The branch runs only when a force flag is set: `if force:` (its body), `if not force:` (its
+    `else`), `if force and ...:`; not `if ... or force:`, which runs without it too."""
+    kind = type(test)
+    if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[union-attr]
+        return _forces(test.expression, not in_body)  # type: ignore[union-attr]
+    if kind is cst.BooleanOperation:
+        if type(test.operator) is cst.And and in_body:  # type: ignore[union-attr]
+            return _forces(test.left, True) or _forces(test.right, True)  # type: ignore[union-attr]
+        if type(test.operator) is cst.Or and not in_body:  # type: ignore[union-attr]
+            return _forces(test.left, False) or _forces(test.right, False)  # type: ignore[union-attr]
+        return False
+    if kind in (cst.Name, cst.Attribute):
+        return in_body and any(word in found.lower() for found in _names(test) for word in stores.FORCE_WORDS)
+    return False
 
 
 def _names(node: cst.BaseExpression):
@@ -324,3 +341,79 @@ def _exits(block: cst.BaseSuite) -> bool:
 
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
     return contains_call_or_name(operand, call, name)
+
+
+_UNKNOWN = object()
+
+
+def by_default(test: cst.BaseExpression, function: cst.CSTNode) -> bool | None:
+    """Whether `test` holds when the function is called with its parameters' defaults (`if timeout
+    is not None:` with `timeout=10`); None when leaselint cannot tell."""
+    params = getattr(function, "params", None)
+    defaults: dict[str, object] = {}
+    if params is not None:
+        for param in (*params.params, *params.kwonly_params):
+            if param.default is not None:
+                defaults[param.name.value] = _literal(param.default)
+    value = _evaluate(test, defaults)
+    return None if value is _UNKNOWN else bool(value)
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    if type(node) is cst.Name and node.value in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[node.value]
+    if type(node) in (cst.Integer, cst.Float):
+        try:
+            return node.evaluated_value  # type: ignore[union-attr]
+        except (ValueError, ArithmeticError):
+            return _UNKNOWN
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
+        inner = _literal(node.expression)
+        return -inner if type(inner) in (int, float) else _UNKNOWN  # type: ignore[operator]
+    return _UNKNOWN
+
+
+def _evaluate(node: cst.BaseExpression, defaults: dict[str, object]) -> object:
+    kind = type(node)
+    if kind is cst.Name:
+        return defaults.get(node.value, _literal(node))  # type: ignore[union-attr]
+    if kind is cst.UnaryOperation and type(node.operator) is cst.Not:  # type: ignore[union-attr]
+        inner = _evaluate(node.expression, defaults)  # type: ignore[union-attr]
+        return _UNKNOWN if inner is _UNKNOWN else not inner
+    if kind is cst.BooleanOperation:
+        left = _evaluate(node.left, defaults)  # type: ignore[union-attr]
+        right = _evaluate(node.right, defaults)  # type: ignore[union-attr]
+        if type(node.operator) is cst.And:  # type: ignore[union-attr]
+            if left is not _UNKNOWN and not left or right is not _UNKNOWN and not right:
+                return False
+            return _UNKNOWN if _UNKNOWN in (left, right) else True
+        if left is not _UNKNOWN and left or right is not _UNKNOWN and right:
+            return True
+        return _UNKNOWN if _UNKNOWN in (left, right) else False
+    if kind is cst.Comparison and len(node.comparisons) == 1:  # type: ignore[union-attr]
+        target = node.comparisons[0]  # type: ignore[union-attr]
+        left = _evaluate(node.left, defaults)  # type: ignore[union-attr]
+        right = _evaluate(target.comparator, defaults)
+        if _UNKNOWN in (left, right):
+            return _UNKNOWN
+        operator = type(target.operator)
+        try:
+            if operator is cst.Is:
+                return left is right
+            if operator is cst.IsNot:
+                return left is not right
+            if operator is cst.Equal:
+                return left == right
+            if operator is cst.NotEqual:
+                return left != right
+            if operator is cst.GreaterThan:
+                return left > right  # type: ignore[operator]
+            if operator is cst.GreaterThanEqual:
+                return left >= right  # type: ignore[operator]
+            if operator is cst.LessThan:
+                return left < right  # type: ignore[operator]
+            if operator is cst.LessThanEqual:
+                return left <= right  # type: ignore[operator]
+        except TypeError:
+            return _UNKNOWN
+    return _UNKNOWN

@@ -20,6 +20,7 @@ from leaselint.model.events import Claim, ReadCheck, Write
 from leaselint.model.pairing import _names_a_lock
 from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
 from leaselint.model.stores import Arg, ClaimSpec
+from leaselint.model.traverse import nodes
 from leaselint.model.values import UNKNOWN
 from leaselint.model.walk import CallSite
 
@@ -49,15 +50,20 @@ class ClaimsMixin:
                 value is not None and where.name == "__init__" and self.forever_by_default(value, where, forever, depth + 1)
                 for value, where in values
             )
+        if type(node) is cst.BooleanOperation and type(node.operator) is cst.Or:
+            # `timeout or None`: forever either way.
+            return self.resolver.code(node.right).strip() in forever and self.forever_by_default(
+                node.left, scope, forever, depth + 1
+            )
         return False
 
-    def _defaults_to(self, function, name: str, forever: tuple) -> bool:
+    def _defaults_to(self, function, name: str, forever: tuple, passed: bool = False) -> bool:
         node = function.node
         if not isinstance(node, cst.FunctionDef) or function.bindings.get(name, [None]) != [None]:
             return False  # given another value in the function (`timeout = timeout or 30`)
-        if node.name.value.lstrip("_") in stores.method_names() or node.name.value in {
-            spec.call for spec in stores.LOCKS if spec.method
-        }:
+        if not passed and (
+            node.name.value.lstrip("_") in stores.method_names() or node.name.value in {spec.call for spec in stores.LOCKS if spec.method}
+        ):
             return False  # a store API of its own (`def lock(self, key, timeout=None)`): its caller chooses
         p = node.params
         params = [*p.posonly_params, *p.params, *p.kwonly_params]
@@ -67,14 +73,23 @@ class ClaimsMixin:
         # A call in the module that passes it (by keyword, or by place): its caller chooses.
         target = node.name.value if function.cls is None else function.cls.name if node.name.value == "__init__" else None
         index = [param.name.value for param in params].index(name) - (1 if function.cls is not None else 0)
-        for call, _ in self.walker.name_calls.get(target, []) if target else []:
+        for call, caller in self.walker.name_calls.get(target, []) if target else []:
             if any(a.star for a in call.args):
                 return False
-            if any(a.keyword is not None and a.keyword.value == name for a in call.args):
-                return False
-            if len([a for a in call.args if a.keyword is None]) > index:
+            given = [a for a in call.args if a.keyword is not None and a.keyword.value == name]
+            positional = [a for a in call.args if a.keyword is None]
+            if not given and len(positional) > index:
+                given = [positional[index]]
+            if given and not self._handed_on(given[0].value, caller, forever, passed):
                 return False
         return True
+
+    def _handed_on(self, value: cst.BaseExpression, caller, forever: tuple, passed: bool) -> bool:
+        """The caller passes its own parameter on (`Lock(name, timeout)` in `def lock(name,
+        timeout=None)`), forever by default there too: still no caller's choice."""
+        if passed or type(value) is not cst.Name or value.value not in caller.params:
+            return False
+        return self._defaults_to(caller, value.value, forever, passed=True)
 
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
@@ -83,6 +98,8 @@ class ClaimsMixin:
         if self._another_family(store, site):
             return None
         if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
+            return None
+        if spec.by_old_value and not self._old_value_tested(site):
             return None
         lifetime = None
         if spec.command is not None:
@@ -118,19 +135,19 @@ class ClaimsMixin:
                 return None
             common, in_pipeline = self._common(site, store, key, member=member)
             value = get_arg(call, spec.value) if spec.value is not None else None
-        result_name = self.walker.assigned.get(id(call))
-        reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
+        usage, result_name, reads, pipeline_read = self._answer(site, in_pipeline)
         return Claim(
             **common,
             spec=spec,
             value=value,
             has_lifetime=has_lifetime,
             lifetime=lifetime,
-            usage="statement" if site.usage != "expression" else "expression",
+            usage=usage,
             result_name=result_name,
             result_reads=reads,
             document=document,
             in_pipeline=in_pipeline,
+            pipeline_read=pipeline_read,
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
         )
@@ -190,20 +207,57 @@ class ClaimsMixin:
         if key is None:
             return None
         common, in_pipeline = self._common(site, store, key, client=client, client_scope=client_scope)
-        result_name = self.walker.assigned.get(id(call))
+        usage, result_name, reads, pipeline_read = self._answer(site, in_pipeline)
         return Claim(
             **common,
             spec=spec,
             value=value,
             has_lifetime=has_lifetime,
-            usage="statement" if site.usage != "expression" else "expression",
+            usage=usage,
             result_name=result_name,
-            result_reads=count_names(site.scope.node, result_name) - 1 if result_name else 0,
+            result_reads=reads,
             in_pipeline=in_pipeline,
+            pipeline_read=pipeline_read,
             no_fix=no_fix,
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
         )
+
+    def _old_value_tested(self, site: CallSite) -> bool:
+        """An `if` or `while` of the call's function tests the old value it answers (`if old:`)."""
+        name = self.walker.assigned.get(id(site.call))
+        for node in nodes(site.scope.node, trivia=False):
+            if type(node) in (cst.If, cst.While) and contains_call_or_name(node.test, site.call, name):
+                return True
+        return False
+
+    def _answer(self, site: CallSite, in_pipeline: bool) -> tuple[str, str | None, int, bool]:
+        """How the claim's answer is used: its usage, the name it is bound to, that name's reads, and
+        for a claim queued on a pipeline whether the pipeline's `execute()` in the same function is
+        read (`results = pipe.execute()`, `if results[0]:`)."""
+        call = site.call
+        result_name = self.walker.assigned.get(id(call))
+        reads = count_names(site.scope.node, result_name) - 1 if result_name else 0
+        usage = "statement" if site.usage != "expression" else "expression"
+        return usage, result_name, reads, in_pipeline and self._pipeline_read(site)
+
+    def _pipeline_read(self, site: CallSite) -> bool:
+        pipe = site.call.func.value  # type: ignore[union-attr]
+        if type(pipe) is not cst.Name:
+            return False
+        for node in nodes(site.scope.node, trivia=False):
+            if (
+                type(node) is cst.Call
+                and type(node.func) is cst.Attribute
+                and node.func.attr.value == "execute"
+                and type(node.func.value) is cst.Name
+                and node.func.value.value == pipe.value
+            ):
+                name = self.walker.assigned.get(id(node))
+                if name is not None:
+                    return count_names(site.scope.node, name) > 1
+                return self.walker.statement_calls.get(id(node), "expression") == "expression"
+        return False
 
     def _decides(self, call: cst.Call, scope: Scope, result_name: str | None) -> bool:
         """An `if` or `while` of the claim's function tests the claim or the name of its answer."""

@@ -8,7 +8,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Position
 from leaselint.model import stores
-from leaselint.model.call_parts import _command_words, _lock_methods, get_arg, positional_args
+from leaselint.model.call_parts import _command_words, _lock_methods, get_arg, positional_args, by_default
 from leaselint.model.claims import ClaimsMixin
 from leaselint.model.events import Claim, Expire, LockObject, Read, Release, Write
 from leaselint.model.keys import free_names, Resolver
@@ -278,30 +278,58 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
     def _ignored_claim_calls(self) -> list[tuple]:
         """`self.acquire()` as a statement (a `__enter__` that enters whatever the answer), where the
         class's `acquire` claims and can answer that it failed: a `return False` (or the claim's answer
-        returned) that no test of its own parameters guards (`if not blocking: return False`)."""
+        returned) that no test of its own parameters guards (`if not blocking: return False`). The
+        answer composes through the class's own methods (`acquire` returns what `_try_acquire` said)."""
         from leaselint.model.summary import _returns
 
+        # (class, method) -> the failing return's line: whatever the caller passes, and by default.
         failing: dict[tuple[int, str], int] = {}
+        by_default: dict[tuple[int, str], int] = {}
+
+        def judge(scope: Scope, call: cst.Call, result_name: str | None) -> bool:
+            where = (id(scope.cls), scope.name)
+            returns = _returns(scope.node)
+            line = self._failing_return(scope, call, result_name, returns)
+            if line is not None:
+                failing[where] = line
+            line = line or self._failing_return(scope, call, result_name, returns, defaults=True)
+            if line is not None:
+                by_default[where] = line
+            return line is not None
+
         for claim in self.claims:
             scope = claim.scope
             if scope.cls is None:
                 scope = self.resolver._enclosing_method(scope) or scope  # a retried inner `_acquire()`
-            if scope.cls is None or scope.self_name is None or scope.is_test or (id(scope.cls), scope.name) in failing:
+            if scope.cls is None or scope.self_name is None or scope.is_test or (id(scope.cls), scope.name) in by_default:
                 continue
             if free_names(claim.key_shape) & set(scope.params):
                 continue  # a store API of its own (`def add(self, key, value)`): its caller's key, no lease
-            line = self._failing_return(scope, claim, _returns(scope.node))
-            if line is not None:
-                failing[(id(scope.cls), scope.name)] = line
+            judge(scope, claim.call, claim.result_name)
+        for _ in range(3):
+            grown = False
+            for site in self.walker.calls if by_default else ():
+                scope = site.scope if site.scope.cls is not None else self.resolver._enclosing_method(site.scope)
+                if scope is None or scope.cls is None or site.usage == "statement" or scope.is_test:
+                    continue
+                func = site.call.func
+                if (id(scope.cls), scope.name) in by_default or not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                    continue
+                callee = (id(scope.cls), func.attr.value)  # type: ignore[union-attr]
+                if callee in failing or (callee in by_default and not site.call.args):
+                    grown = judge(scope, site.call, self.walker.assigned.get(id(site.call))) or grown
+            if not grown:
+                break
         found = []
-        for site in self.walker.calls if failing else ():
+        for site in self.walker.calls if by_default else ():
             func = site.call.func
             cls = site.scope.cls
             if cls is None or site.usage != "statement" or site.scope.is_test:
                 continue
             if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
                 continue
-            line = failing.get((id(cls), func.attr.value))  # type: ignore[union-attr]
+            where = (id(cls), func.attr.value)  # type: ignore[union-attr]
+            line = failing.get(where) if site.call.args else by_default.get(where)
             if line is None or site.scope.name == func.attr.value:  # type: ignore[union-attr]
                 continue
             if self._state_tested(site.scope, cls.methods.get(func.attr.value)):  # type: ignore[union-attr]
@@ -323,7 +351,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
                         return True
         return False
 
-    def _failing_return(self, scope: Scope, claim: Claim, returns: list) -> int | None:
+    def _failing_return(self, scope: Scope, call: cst.Call, result_name: str | None, returns: list, defaults: bool = False) -> int | None:
         # What a caller or the object's constructor chose: the method's parameters, the object's
         # settings from `__init__` parameters (`self.timeout`), and locals made of either.
         settings = set(scope.params[1:])
@@ -336,13 +364,26 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
             )
         }
 
-        def chosen(test: cst.CSTNode) -> bool:
+        def chosen(test: cst.CSTNode, names=settings) -> bool:
             for n in nodes(test, trivia=False):
-                if type(n) is cst.Name and n.value in settings:
+                if type(n) is cst.Name and n.value in names:
                     return True
                 if type(n) is cst.Attribute and n.attr.value in made_from and self.resolver.is_self(n.value, scope):
                     return True
             return False
+
+        params = set(settings)
+
+        def closed(test: cst.BaseExpression) -> bool:
+            """The guard keeps the return shut: for a caller's choice; with `defaults`, for a caller
+            that passes nothing (`if timeout is not None:` with `timeout=10` is open)."""
+            if not chosen(test):
+                return False
+            if not defaults:
+                return True
+            value = by_default(test, scope.node)
+            # Unknown: shut only by a parameter itself, not by a deadline made of one.
+            return value is False or (value is None and chosen(test, params))
 
         for name, values in scope.bindings.items():
             if len(values) == 1 and values[0] is not None and chosen(values[0]):
@@ -351,11 +392,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         for node in returns:
             value = node.value
             fails = (isinstance(value, cst.Name) and value.value == "False") or (
-                value is not None and (contains_call_or_name(value, claim.call, claim.result_name))
+                value is not None and (contains_call_or_name(value, call, result_name))
             )
             if not fails:
                 continue
-            guarded = any(contains_call_or_name(guard.body, node, None) and chosen(guard.test) for guard in guards)
+            guarded = any(contains_call_or_name(guard.body, node, None) and closed(guard.test) for guard in guards)
             if not guarded:
                 return self.positions[node].start.line
         return None

@@ -73,6 +73,8 @@ class Claim(Event):
     document: Document | None = None
     # Queued on a pipeline: its answer comes from the pipeline's execute().
     in_pipeline: bool = False
+    # ... and that execute() is read in the claim's function.
+    pipeline_read: bool = False
     # The exception names caught by the `try` statements around the claim (`DuplicateKeyError`).
     caught: frozenset = frozenset()
     # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).
@@ -100,8 +102,9 @@ class Release(Event):
     usage: str = "expression"
     # The release names more keys than this one (delete(a, b)).
     other_keys: int = 0
-    # In an admin or force-release function (`break_`, `force_release`, `reset`): deletes on purpose.
-    deliberate: bool = False
+    # Deletes on purpose: "guard" under `if force:`, "name" in an admin or force-release function
+    # (`break_`, `force_release`, `reset`); "" otherwise.
+    deliberate: str = ""
     # The holder token a checked release compares with.
     token: cst.BaseExpression | None = None
     # The `if` whose branch runs when the claim failed (`if not r.set(...): r.delete(k)`): the release

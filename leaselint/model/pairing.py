@@ -39,7 +39,7 @@ def pair(
     leases: dict[tuple, Lease] = {}
     for claim in claims:
         ident = (claim.receiver_shape, claim.key_shape)
-        if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape)):
+        if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape) and not _in_lock_class(claim.scope)):
             continue
         if claim.store.records and not _used_as_claim(claim):
             continue
@@ -47,6 +47,10 @@ def pair(
             # A test that asserts what a conditional create answers tests the store, not a lease.
             continue
         leases.setdefault(ident, Lease(*ident)).claims.append(claim)
+    for lease in leases.values():
+        # `setnx`, then `getset` to take over an expired holder's key: one claim, the getset its second step.
+        created = {id(c.scope) for c in lease.claims if not c.spec.by_old_value}
+        lease.claims = [c for c in lease.claims if not (c.spec.by_old_value and id(c.scope) in created)]
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
         if lease is None or (
@@ -61,6 +65,10 @@ def pair(
     paired = [lease for lease in leases.values() if lease.releases]
     for lease in paired:
         _check_document_conditions(lease)
+        for release in lease.releases:
+            if release.deliberate == "name" and any(claim.scope is release.scope for claim in lease.claims):
+                # `release_stale_locks()` that claims its own guard key first: its own lease, not a forced one.
+                release.deliberate = ""
         for write in writes:
             if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
                 if any(_near(write, claim) for claim in lease.claims):
@@ -192,6 +200,8 @@ def _unanswered(claim: Claim) -> bool:
     if claim.spec.answers_by_raising or claim.caught & set(claim.store.duplicate_errors):
         # An upsert whose filter excludes a live claim raises the duplicate key the code catches.
         return False
+    if claim.pipeline_read:
+        return False
     return claim.usage == "statement" or (claim.result_name is not None and claim.result_reads == 0)
 
 
@@ -211,6 +221,15 @@ def _used_as_claim(claim: Claim) -> bool:
         or _names_a_lock(claim.key_shape)
         or _names_a_lock(claim.receiver_shape)
     )
+
+
+def _in_lock_class(scope) -> bool:
+    """A method of a class named for a lock with a lock's methods (`class DMutex` with `acquire`):
+    what it claims is the lock, whatever its key is called."""
+    while scope.cls is None and scope.parent is not None:
+        scope = scope.parent
+    cls = scope.cls
+    return cls is not None and not cls.is_test and stores.lock_shaped(cls.name, cls.methods)
 
 
 def _names_a_lock(shape) -> bool:

@@ -49,7 +49,9 @@ class ReleasesMixin:
             for claim in claims:
                 if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker)):
                     continue
-                if (negated and in_body) or (not negated and not in_body):
+                # A `getset` answers the old value: a true answer says the claim failed.
+                failed = negated != claim.spec.by_old_value
+                if (failed and in_body) or (not failed and not in_body):
                     return guard
         return self._after_early_exit(release, claims)
 
@@ -67,7 +69,10 @@ class ReleasesMixin:
                 continue
             test = statement.test.expression if type(statement.test) is cst.Await else statement.test
             tested = [
-                c for c in claims if test is c.call or (_is_result(test, c, self.walker) and c.start.line < where.start.line)
+                c
+                for c in claims
+                if not c.spec.by_old_value
+                and (test is c.call or (_is_result(test, c, self.walker) and c.start.line < where.start.line))
             ]
             # No claim of the key between that `if` and the release (a retry that claims again).
             later = any(where.end.line < c.start.line <= release.start.line for c in claims)

@@ -139,10 +139,16 @@ class _NameCounter(cst.CSTVisitor):
         # attribute's own name (`r.name`).
         self.attributes = 0
         self.attribute_names = 0
+        # And the keywords of calls (`f(name=...)`): no name of the function's either.
+        self.keywords = 0
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value == self.name:
             self.count += 1
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None and node.keyword.value == self.name:
+            self.keywords += 1
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if type(node.value) is cst.Name and node.value.value == self.name:
@@ -158,12 +164,20 @@ def count_names(node: cst.CSTNode, name: str) -> int:
     return counter.count
 
 
+def count_uses(node: cst.CSTNode, name: str) -> int:
+    """How many times the variable `name` appears under `node` (bindings included): not an
+    attribute's own name (`r.name`), nor a call's keyword (`f(name=1)`)."""
+    counter = _NameCounter(name)
+    walk(node, counter)
+    return counter.count - counter.attribute_names - counter.keywords
+
+
 def only_attributes_taken(node: cst.CSTNode, name: str, bindings: int) -> bool:
     """Under `node`, `name` is only bound (`bindings` times) and has attributes taken: it is never
     returned, passed on or stored."""
     counter = _NameCounter(name)
     walk(node, counter)
-    return counter.count - counter.attribute_names == bindings + counter.attributes
+    return counter.count - counter.attribute_names - counter.keywords == bindings + counter.attributes
 
 
 def contains(tree: cst.CSTNode, wanted) -> bool:

@@ -55,6 +55,9 @@ class ClaimSpec:
     no_fix: str = ""
     # Why a claim of this form without a lifetime is a problem, when it is more than "no expiry".
     no_lifetime: str = ""
+    # The call writes whatever is there and answers the old value (`getset`): a claim only where the
+    # code tests that answer (`if old is None:`), the first writer being the holder.
+    by_old_value: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,18 @@ REDIS = Store(
             refuses=("timeout", "version"),
         ),
         ClaimSpec("setnx", key=_KEY, value=_VALUE),
+        # `old = getset(key, value)`, then `if old is None`: the first writer holds it (each writer
+        # overwrites the value, so the holder's token is gone once a second one tries).
+        ClaimSpec(
+            "getset",
+            key=_KEY,
+            value=_VALUE,
+            by_old_value=True,
+            no_fix="the claim is a `getset`, which answers the old value and overwrites the holder's: claim with "
+            "`set(key, token, nx=True, px=...)` instead",
+            no_lifetime="`getset` takes no lifetime, and an `expire` after it leaves a window in which a crash keeps "
+            "the key forever: claim with `set(key, token, nx=True, px=...)`",
+        ),
         # Several keys at once, all or none: `msetnx({key: value, ...})`; no lifetime.
         ClaimSpec(
             "msetnx",
@@ -128,7 +140,7 @@ REDIS = Store(
         ("delex", '{receiver}.execute_command("DELEX", {key}, "IFEQ", {token})'),
     ),
     # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (absence_reads, optimistic_reads).
-    claim_words=(b"setnx", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
+    claim_words=(b"setnx", b"getset", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
     claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b".NX", rb"condition\s*=\s*\w+\.NX\b")),
     lifetime_reads=("ttl", "pttl"),
     other_api=(

@@ -26,7 +26,7 @@ import libcst as cst
 
 from leaselint.model import stores
 from leaselint.model.keys import code_of, free_names, literal_string
-from leaselint.model.scope import count_names
+from leaselint.model.scope import count_uses
 from leaselint.model.traverse import TRIVIA, children
 from leaselint.project import outside_project
 
@@ -169,8 +169,10 @@ def _returned(event, model) -> tuple[bool, str | None]:
         return False, None
     name = model.assigned.get(id(event.call))
     if name is None:
+        name, lost_when = _unpacked(statement, event.call, lost_when)
+    if name is None:
         return False, None
-    if count_names(event.scope.node, name) != 2:
+    if count_uses(event.scope.node, name) != 2:
         return False, None  # the function reads the answer itself (`if not ok: log...`): it handles it
     for node in _returns(event.scope.node):
         value = node.value
@@ -179,6 +181,24 @@ def _returned(event, model) -> tuple[bool, str | None]:
         if value is not None and _boolean_of(value, cst.Name(name)):
             return True, "not {result}"
     return False, None
+
+
+def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str | None]:
+    """`ok, _ = client.transaction(...)` where the answer's element `i` tells a lost lease
+    (`not {result}[0]`): the name bound to that element, and the test on it."""
+    body = getattr(statement, "body", ())
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(body) == 1 and type(body[0]) is cst.Assign):
+        return None, None
+    assign = body[0]
+    value = assign.value.expression if type(assign.value) is cst.Await else assign.value
+    target = assign.targets[0].target if len(assign.targets) == 1 else None
+    if value is not call or type(target) is not cst.Tuple or not lost_when:
+        return None, None
+    for index, element in enumerate(target.elements):
+        marker = "{result}[%d]" % index
+        if marker in lost_when and type(element.value) is cst.Name:
+            return element.value.value, lost_when.replace(marker, "{result}")
+    return None, None
 
 
 def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:

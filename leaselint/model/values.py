@@ -76,6 +76,8 @@ class Origin:
     node: cst.CSTNode | None = None
     # For a parameter: the argument each caller passes (a fixed value is reported at each call).
     arguments: tuple = ()
+    # A second weakness of the same value: made once per instance, and guessable too (`uuid1()`).
+    also: "Origin | None" = None
 
 
 class Origins:
@@ -285,7 +287,8 @@ class Origins:
                 value, where = values[0]
                 inner = self.origin(value, where, key_shape, depth + 1)
                 if where is not scope and where.name == "__init__":
-                    return Origin(FIXED, "a value made once per instance in `__init__`", value)
+                    also = inner if inner.kind == GUESSABLE else None
+                    return Origin(FIXED, "a value made once per instance in `__init__`", value, also=also)
                 if where.parent is None and scope.cls is not None and node.attr.value in scope.cls.bindings:
                     # Set in the class body: made once per process, as a module-level value is.
                     if inner.reason == "a constant":
@@ -476,7 +479,39 @@ class Origins:
             return self.origin(func.value, scope, key_shape, depth + 1)
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
+        if not node.args:
+            return self._held_maker(node, scope)
         return Origin(UNKNOWN)
+
+    def _held_maker(self, node: cst.Call, scope: Scope) -> Origin:
+        """`self.token_generator()` where `__init__` kept `token_generator or uuid.uuid1`: the call
+        makes what the maker it holds by default makes (a caller's own maker is its choice)."""
+        func = node.func
+        values: list = []
+        if isinstance(func, cst.Attribute) and self.resolver.is_self(func.value, scope):
+            values = [value for value, _ in self.resolver.self_attr_values(func.attr.value, scope)]
+        elif isinstance(func, cst.Name):
+            found = self.resolver.single_value(func.value, scope)
+            values = [found[0]] if found is not None else []
+        if len(values) != 1 or values[0] is None:
+            return Origin(UNKNOWN)
+        parts, pending = [], [values[0]]
+        while pending:
+            part = pending.pop()
+            if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or):
+                pending += [part.right, part.left]
+            else:
+                parts.append(part)
+        name = self.dotted(parts[-1])
+        if name is None or not (name in CALLS or name.split(".")[0] in MODULES):
+            return Origin(UNKNOWN)
+        if name in CALLS:
+            kind, reason = CALLS[name]
+        else:
+            kind, reason = MODULES[name.split(".")[0]]
+        if len(parts) > 1:
+            reason += ", the default maker"
+        return Origin(kind, reason, node)
 
 
 def _default_of(function: cst.CSTNode, name: str) -> cst.BaseExpression | None:
