@@ -95,4 +95,8 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
                 made, stored = span(context, origin.node), span(context, claim.value)
                 if not (stored[0] <= made[0] and made[1] <= stored[1]):
                     related = (Related(*made, "the value is made here"),)
+            called = span(context, claim.call)
+            if not (called[0] <= span(context, claim.value)[0] <= called[1]):
+                # The value sits outside the call (a dict spread into it, `put_item(**args)`).
+                related += (Related(*called, f"the claim of `{key}`"),)
             yield rule.at_node(context, node, message, fix, related)

@@ -17,6 +17,10 @@ from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite
 
 
+# Why no fix edits a call whose arguments are spread from a dict (`put_item(**args)`).
+SPREAD = "the call's arguments come from a dict (`**args`): change the dict by hand"
+
+
 def get_arg(call: cst.Call, where: Arg) -> cst.BaseExpression | None:
     if where.keyword is not None:
         for arg in call.args:

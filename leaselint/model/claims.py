@@ -15,8 +15,10 @@ from leaselint.model.call_parts import (
     _polarity,
     get_arg,
     lua_claim,
+    SPREAD,
 )
 from leaselint.model.events import Claim, ReadCheck, Write
+from leaselint.model.keys import literal_string
 from leaselint.model.pairing import _names_a_lock
 from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
 from leaselint.model.stores import Arg, ClaimSpec
@@ -128,6 +130,8 @@ class ClaimsMixin:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
             common, in_pipeline = self._common(site, store, key, document, document.key_field)
+            if self.spread(call, site.scope) is not call:
+                common["no_fix"] = SPREAD
         else:
             key = get_arg(call, spec.key)
             member = get_arg(call, spec.field) if spec.field is not None else None
@@ -265,7 +269,29 @@ class ClaimsMixin:
             where is scope and contains_call_or_name(test, call, result_name) for test, where in self.walker.branch_tests
         )
 
+    def spread(self, call: cst.Call, scope: Scope | None) -> cst.Call:
+        """The call with its `**args` written out, where `args` is a dict literal bound once with
+        string keys (`args = {"TableName": ..., "Item": ...}; client.put_item(**args)`); the call
+        itself otherwise. The copy reads the same value nodes; it is never edited."""
+        if scope is None or not any(a.star == "**" for a in call.args):
+            return call
+        written = []
+        for arg in call.args:
+            if arg.star != "**":
+                written.append(arg)
+                continue
+            found = self.resolver.single_value(arg.value.value, scope) if type(arg.value) is cst.Name else None
+            if found is None or type(found[0]) is not cst.Dict:
+                return call
+            for element in found[0].elements:
+                name = literal_string(element.key) if type(element) is cst.DictElement else None
+                if name is None or not name.isidentifier():
+                    return call
+                written.append(cst.Arg(value=element.value, keyword=cst.Name(name)))
+        return call.with_changes(args=written)
+
     def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
+        call = self.spread(call, scope)
         if spec.form == "dynamo":
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "orm":

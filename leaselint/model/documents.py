@@ -53,6 +53,9 @@ class Document:
     # A delete whose filter asks for a past lifetime (`"expires_at": {"$lt": now}`): it takes over an
     # expired claim on purpose, in one server step.
     expired_only: bool = False
+    # DynamoDB: the condition expression and the attribute names (or None), as the call (or its
+    # `**args`) gives them.
+    conditions: tuple = (None, None)
 
 
 def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
@@ -221,6 +224,7 @@ def dynamo_release(call: cst.Call) -> Document | None:
         table=keyword(call, "TableName"),
         dict_node=key if isinstance(key, cst.Dict) else None,
         checked=keyword(call, "ConditionExpression") is not None,
+        conditions=(keyword(call, "ConditionExpression"), keyword(call, "ExpressionAttributeNames")),
     )
 
 

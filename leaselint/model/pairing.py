@@ -143,9 +143,23 @@ def _check_document_conditions(lease: Lease) -> None:
         if release.spec.form in ("mongo", "orm"):
             release.checked = bool(fields & set(document.fields))
             continue
-        condition = [documents.keyword(release.call, k) for k in ("ConditionExpression", "ExpressionAttributeNames")]
-        text = " ".join(_code(node) for node in condition if node is not None)
-        release.checked = any(re.search(rf"\b{re.escape(field)}\b", text) for field in fields)
+        expression, names = (_code(node) if node is not None else "" for node in document.conditions)
+        release.checked = any(_compares(expression, names, field) for field in fields)
+
+
+_ORDER = re.compile(r"\s*(<=|>=|<>|<|>)|(<=|>=|<>|<|>)\s*$")
+
+
+def _compares(expression: str, names: str, field: str) -> bool:
+    """The condition names the token field (or its `#alias`) in anything but an ordering alone:
+    `owner = :me` and `Attr("owner").eq(me)` check the holder, `#O < :me` does not."""
+    aliases = re.findall(rf"[\"'](#\w+)[\"']\s*:\s*[\"']{re.escape(field)}[\"']", names)
+    for name in (field, *aliases):
+        for match in re.finditer(rf"(?<![\w#:]){re.escape(name)}\b", expression):
+            after, before = expression[match.end():match.end() + 3], expression[max(0, match.start() - 3):match.start()]
+            if not (_ORDER.match(after) or _ORDER.search(before)):
+                return True
+    return False
 
 
 def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bool:

@@ -6,6 +6,7 @@ import libcst as cst
 
 from leaselint.model import documents, stores
 from leaselint.model.call_parts import (
+    SPREAD,
     _compares_argument,
     _compares_by,
     _DELETES,
@@ -358,7 +359,7 @@ class ReleasesMixin:
     def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         if store.recognised_only and not self._recognised(store, site):
             return []
-        call = site.call
+        call = self.spread(site.call, site.scope)
         if spec.form == "dynamo":
             document = documents.dynamo_release(call)
             entries = list(document.fields.items()) if document is not None else []
@@ -381,6 +382,8 @@ class ReleasesMixin:
         found_releases = []
         for field, key in entries:
             common, in_pipeline = self._common(site, store, key, document, field)
+            if call is not site.call:
+                common["no_fix"] = SPREAD
             found_releases.append(
                 Release(
                     **common,
