@@ -1523,6 +1523,11 @@ class LeaseFixer:
         body = handler.body
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the handler's body is on its line")
+        if any(scope.name == "__del__" and contains(scope.node, handler) for scope in self.model.scopes if scope.cls is not None):
+            raise NoFix(
+                "a destructor also runs for a lock never acquired, and at exit, where logging may be gone: "
+                "release the lease where its work ends (`close()`, `__exit__`) and report `LockNotOwnedError` there"
+            )
         louder = self._debug_to_warning(body)
         if louder is not None:
             return louder

@@ -174,6 +174,13 @@ class ClaimAlwaysSucceeds(Rule):
                     )
 
 
+        for call, _scope, lock in context.model.untested_acquires:
+            yield self.at_node(
+                context,
+                call,
+                "The answer of this `acquire`, which gives up instead of waiting, is never tested: "
+                "the code after it runs even when another worker holds the lock",
+            )
         for call, _scope, method, line in context.model.ignored_claims:
             yield self.at_node(
                 context,

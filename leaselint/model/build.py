@@ -9,11 +9,11 @@ import libcst as cst
 from leaselint.model.call_parts import FIELD_SCRIPT
 from leaselint.model.classify import Classifier
 from leaselint.model.events import LeaseModel
-from leaselint.model.keys import NodeCode, Resolver, literal_string
+from leaselint.model.keys import code_of, NodeCode, Resolver, literal_string
 from leaselint.model.pairing import mark_coroutines, pair
 from leaselint.model.positions import positions as module_positions
 from leaselint.model.values import Origins
-from leaselint.model.traverse import walk
+from leaselint.model.traverse import nodes, walk
 from leaselint.model.walk import Walker, dotted
 
 # A token-checked extend (the fix's own script): get equals ARGV[1], then the command with ARGV[2].
@@ -66,6 +66,34 @@ def _self_calls(walker: Walker) -> dict:
     return found
 
 
+def _acquired_in_class(swallows) -> list:
+    """The destructor swallows whose released lock (`self._lock.release()`) the class acquires in
+    another method (`self._lock.acquire(...)`): a lease lock, whose lost-lease error is swallowed."""
+    found = []
+    for handler, body, scope in swallows:
+        cls = scope.cls
+        if cls is None:
+            continue
+        released = {
+            code_of(node.func.value).strip()
+            for node in nodes(body, trivia=False)
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "release"
+        }
+        for method in cls.methods.values():
+            if method is scope:
+                continue
+            if any(
+                type(node) is cst.Call
+                and type(node.func) is cst.Attribute
+                and node.func.attr.value == "acquire"
+                and code_of(node.func.value).strip() in released
+                for node in nodes(method.node, trivia=False)
+            ):
+                found.append(handler)
+                break
+    return found
+
+
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
@@ -107,12 +135,13 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,
+        untested_acquires=classifier.untested_acquires,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,
-        swallowed=walker.swallowed,
+        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows),
         scopes=walker.scopes,
         resolver=resolver,
         origins=origins,

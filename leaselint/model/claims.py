@@ -52,6 +52,17 @@ class ClaimsMixin:
                 value is not None and where.name == "__init__" and self.forever_by_default(value, where, forever, depth + 1)
                 for value, where in values
             )
+        if (
+            type(node) is cst.Call
+            and type(node.func) is cst.Attribute
+            and node.func.attr.value in ("get", "pop")
+            and 1 <= len(node.args) <= 2
+            and literal_string(node.args[0].value) is not None
+            and depth > 0
+        ):
+            # `self.timeout = options.pop("lock_timeout", None)`: a setting, forever unless configured.
+            default = self.resolver.code(node.args[1].value).strip() if len(node.args) == 2 else "None"
+            return default in forever
         if type(node) is cst.BooleanOperation and type(node.operator) is cst.Or:
             # `timeout or None`: forever either way.
             return self.resolver.code(node.right).strip() in forever and self.forever_by_default(
@@ -89,13 +100,19 @@ class ClaimsMixin:
     def _handed_on(self, value: cst.BaseExpression, caller, forever: tuple, passed: bool) -> bool:
         """The caller passes its own parameter on (`Lock(name, timeout)` in `def lock(name,
         timeout=None)`), forever by default there too: still no caller's choice."""
-        if passed or type(value) is not cst.Name or value.value not in caller.params:
+        if passed:
+            return False
+        if type(value) is cst.Attribute and self.resolver.is_self(value.value, caller):
+            # `MemcachedLock(key, timeout=self.lock_timeout)`, set from a setting defaulting to forever.
+            return self.forever_by_default(value, caller, forever, 1)
+        if type(value) is not cst.Name or value.value not in caller.params:
             return False
         return self._defaults_to(caller, value.value, forever, passed=True)
 
     def _claim(self, site: CallSite, store, spec: ClaimSpec) -> Claim | None:
         call = site.call
-        if store.recognised_only and not self._recognised(store, site) and not self._in_lock_class(store, site, spec):
+        unknown = store.recognised_only and not self._recognised(store, site)
+        if unknown and not self._in_lock_class(store, site, spec):
             return None
         if self._another_family(store, site):
             return None
@@ -118,8 +135,11 @@ class ClaimsMixin:
             if lifetime is None:
                 has_lifetime = spec.default_lifetime
             else:
+                # A lock class's client of no known family: a default of 0 is forever on memcached and
+                # Flask-Caching (and stores nothing on Django's cache).
+                defaults = (*spec.forever, "0") if unknown else spec.forever
                 has_lifetime = self.resolver.code(lifetime).strip() not in spec.forever and not self.forever_by_default(
-                    lifetime, site.scope, spec.forever
+                    lifetime, site.scope, defaults
                 )
         document = None
         if spec.form == "script":

@@ -68,6 +68,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         # `self.acquire()` thrown away where the method can answer that the claim failed:
         # (the call, its scope, the method's name, the line of the failing return).
         self.ignored_claims: list[tuple] = []
+        self.untested_acquires: list[tuple] = []
         self.unawaited_lock_releases: list[tuple] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
@@ -122,6 +123,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         self.answered_calls = self._answered_by_methods()
         self.unawaited_lock_releases = self._unawaited_lock_releases()
         self.ignored_claims = self._ignored_claim_calls()
+        self.untested_acquires = self._untested_acquires()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")

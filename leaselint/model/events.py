@@ -241,6 +241,8 @@ class LeaseModel:
     # `self.acquire()` thrown away where the class's acquire can answer that its claim failed:
     # (call, scope, method name, line of the failing return).
     ignored_claims: list = field(default_factory=list)
+    # (call, scope, lock) of a lock object's `acquire(blocking=False)` whose answer nothing reads.
+    untested_acquires: list = field(default_factory=list)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.

@@ -9,7 +9,8 @@ from leaselint.model import stores
 from leaselint.model.call_parts import _is_none, _lock_constructors, get_arg, positional_args
 from leaselint.model.events import Lease, LockObject, Release
 from leaselint.model.pairing import one_life
-from leaselint.model.scope import only_attributes_taken, Scope
+from leaselint.model.scope import count_names, only_attributes_taken, Scope
+from leaselint.model.traverse import nodes
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, Store
 from leaselint.model.walk import CallSite, dotted
 
@@ -82,6 +83,59 @@ class LockObjectsMixin:
             ):
                 found.append((site.call, site.scope, lock))
         return found
+
+    def _untested_acquires(self) -> list[tuple]:
+        """`lock.acquire(blocking=False)` (or with a `blocking_timeout`) on a lock library's object,
+        whose answer is thrown away or kept in a name or attribute nothing reads: the code goes on
+        as if it held the lock."""
+        by_call = {id(lock.call): lock for lock in self.locks}
+        found = []
+        for site in self.walker.calls if by_call else ():
+            func = site.call.func
+            if func.attr.value != "acquire":  # type: ignore[union-attr]
+                continue
+            lock = self._lock_of(func.value, site.scope, by_call)  # type: ignore[union-attr]
+            if lock is None or not (_may_fail(site.call) or _may_fail(lock.call)):
+                continue
+            if site.usage in ("statement", "inline") or self._unread_answer(site):
+                found.append((site.call, site.scope, lock))
+        return found
+
+    def _lock_of(self, receiver: cst.BaseExpression, scope: Scope, by_call: dict):
+        if type(receiver) is cst.Name:
+            value = self.resolver.single_value(receiver.value, scope)
+            return by_call.get(id(value[0])) if value is not None else None
+        if type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
+            values = self.resolver.self_attr_values(receiver.attr.value, scope)
+            if len(values) == 1 and values[0][0] is not None:
+                return by_call.get(id(values[0][0]))
+        return None
+
+    def _unread_answer(self, site: CallSite) -> bool:
+        """The answer is bound to a local nothing reads, or to an attribute nothing in the class reads."""
+        name = self.walker.assigned.get(id(site.call))
+        if name is not None:
+            return count_names(site.scope.node, name) == 1
+        statement = site.statement
+        body = getattr(statement, "body", ())
+        if not (type(statement) is cst.SimpleStatementLine and len(body) == 1 and type(body[0]) is cst.Assign):
+            return False
+        assign = body[0]
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        if assign.value is not site.call or type(target) is not cst.Attribute or not self.resolver.is_self(target.value, site.scope):
+            return False
+        method = self.resolver._enclosing_method(site.scope) if site.scope.cls is None else site.scope
+        cls = method.cls if method is not None else None
+        if cls is None:
+            return False
+        attr = target.attr.value
+        written = len(cls.attrs.get(attr, []))
+        taken = sum(
+            1
+            for node in nodes(cls.node, trivia=False)
+            if type(node) is cst.Attribute and node.attr.value == attr and type(node.value) is cst.Name
+        )
+        return written > 0 and taken == written
 
     def _lock(self, call: cst.Call, scope: Scope, spec: LockSpec) -> None:
         if spec.method:
@@ -172,3 +226,16 @@ class LockObjectsMixin:
             self._lock(call, scope, spec)
 
     # Transactions and client-side checks ----------------------------------
+
+
+def _may_fail(call: cst.Call) -> bool:
+    """The acquire (or the lock it is made with) does not wait for ever: `blocking=False`, or a
+    `blocking_timeout` that is not None."""
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        if arg.keyword.value == "blocking" and type(arg.value) is cst.Name and arg.value.value == "False":
+            return True
+        if arg.keyword.value == "blocking_timeout" and not _is_none(arg.value):
+            return True
+    return False

@@ -66,6 +66,8 @@ class Walker(cst.CSTVisitor):
         self.swallowed: list[cst.CSTNode] = []
         # (handler, try body, scope) of `except Exception: pass` around a `.release()` call.
         self.broad_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
+        # `except LockError: pass` around a release in `__del__`: a swallow only if the class acquires it.
+        self.destructor_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
         # id(test) -> the `while` it is the test of.
@@ -328,14 +330,13 @@ class Walker(cst.CSTVisitor):
             name for handler in node.handlers for name in _error_names(handler.type)
         )
         for handler in node.handlers:
-            if (
-                does_nothing(handler.body)
-                and _releases_lock(node.body)
-                and not self.scope.is_test
-                # A destructor releases whether or not the lock was ever held: cleanup, not a release.
-                and self.scope.name != "__del__"
-            ):
-                if _catches_lock_error(handler.type):
+            if does_nothing(handler.body) and _releases_lock(node.body) and not self.scope.is_test:
+                if self.scope.name == "__del__":
+                    # A destructor releases whether or not the lock was ever held: a swallowed lost
+                    # lease only where the class acquires that lock (the classifier tells).
+                    if _catches_lock_error(handler.type):
+                        self.destructor_swallows.append((handler, node.body, self.scope))
+                elif _catches_lock_error(handler.type):
                     self.swallowed.append(handler)
                 elif _catches_everything(handler.type):
                     # `except Exception: pass` around a release: a lost lease when what is released is a
