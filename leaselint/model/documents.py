@@ -19,13 +19,17 @@ from leaselint.model.traverse import walk
 TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
 # A stored time (`timestamp`, `timeout`, `taken_at`) is how a sweep or a reader tells a stale claim: a
 # lifetime too.
-LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp")
+LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp", "life", "valid")
 
 
 def _timed(name: str) -> bool:
     """A field that holds a lifetime or a time: `expires_at`, `timestamp`, `locked_at`."""
-    name = name.lower()
-    return any(word in name for word in LIFETIME_WORDS) or name.endswith("_at")
+    words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+    words += [name.lower()[i:] for i in range(1, len(name)) if name.lower()[i:].startswith(("time", "stamp"))]  # `uptime`
+    # A word that begins with one (`expires`, `leaseUntil`), not one inside another (`release_code`).
+    return any(word.startswith(LIFETIME_WORDS) for word in words) or name.lower().endswith("_at")
+
+
 DYNAMO_TYPES = ("S", "N", "B")
 _NOT_EXISTS = re.compile(r"attribute_not_exists\s*\(\s*(#?\w+)\s*\)")
 

@@ -143,6 +143,13 @@ class LockObjectsMixin:
             fake = CallSite(call, scope, call, False, "expression")
             # A redis client by import or construction, or by its own name (the prefilter reads no more).
             strength = self.recognition(spec.client, site_receiver, scope)[0] if spec.client else 0
+            if (
+                not strength
+                and type(site_receiver) is cst.Subscript
+                and type(site_receiver.value) is cst.Name
+                and self.walker.imports.get(site_receiver.value.value) == "django.core.cache.caches"
+            ):
+                strength = 1  # `caches["default"].lock(...)`: django-redis's lock, as `cache.lock` is
             if not strength or self.resolver.is_self(site_receiver, scope):
                 return
             if any(self._recognised(store, fake) and store is not spec.client and store.locks_checked for store in stores.STORES):

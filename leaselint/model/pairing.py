@@ -144,7 +144,15 @@ def _check_document_conditions(lease: Lease) -> None:
             release.checked = bool(fields & set(document.fields))
             continue
         expression, names = (_code(node) if node is not None else "" for node in document.conditions)
-        release.checked = any(_compares(expression, names, field) for field in fields)
+        # A field the release names in its key (`concurrency_id`, a slot) is no holder's token.
+        tokens = fields - set(document.fields) or {
+            name
+            for c in lease.claims
+            if c.document is not None
+            for name in c.document.fields
+            if name not in document.fields and not name.startswith("$") and not documents._timed(name)
+        }
+        release.checked = any(_compares(expression, names, field) for field in tokens)
 
 
 _ORDER = re.compile(r"\s*(<=|>=|<>|<|>)|(<=|>=|<>|<|>)\s*$")

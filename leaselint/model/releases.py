@@ -7,6 +7,7 @@ import libcst as cst
 from leaselint.model import documents, stores
 from leaselint.model.call_parts import (
     SPREAD,
+    _is_none,
     _compares_argument,
     _compares_by,
     _DELETES,
@@ -269,14 +270,32 @@ class ReleasesMixin:
                     self.walker.swallowed.append(handler)
                     break
 
-    def _made_lock(self, receiver: cst.BaseExpression, scope: Scope, made: set) -> bool:
+    def _made_lock(self, receiver: cst.BaseExpression, scope: Scope, made: set, depth: int = 0) -> bool:
+        """`receiver` is a lock object this module makes: bound to one, or to what a function of
+        the module returns (`lock = acquire_lock(name)`, which returns its `cache.lock(...)`)."""
         found = None
         if type(receiver) is cst.Name:
             found = self.resolver.single_value(receiver.value, scope)
         elif type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
             values = self.resolver.self_attr_values(receiver.attr.value, scope)
             found = values[0] if len(values) == 1 else None
-        return found is not None and id(found[0]) in made
+        if found is None or found[0] is None:
+            return False
+        value = found[0]
+        if id(value) in made:
+            return True
+        if depth > 2 or type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return False
+        function = next(
+            (s for s in self.walker.scopes if s.name == value.func.value and s.cls is None and s.parent is self.resolver.module_scope),
+            None,
+        )
+        if function is None:
+            return False
+        from leaselint.model.summary import _returns
+
+        returned = [r.value for r in _returns(function.node) if r.value is not None and not _is_none(r.value)]
+        return bool(returned) and all(self._made_lock(r, function, made, depth + 1) if type(r) is cst.Name else id(r) in made for r in returned)
 
     def _starred_keys(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
         """`delete(*keys)` where `keys = [f"lock:{name}" for name in names]` (or a list written out):
