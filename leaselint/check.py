@@ -183,9 +183,10 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
         _add(result.internal_errors, internal_error("the lease model", exc))
         return result
     if settings.fix:
+        unfixed = diagnostics
         text, diagnostics = _fix_until_stable(source, diagnostics, settings, result)
         if text != source.text:
-            result.fixed_text = text
+            result.fixed_text, result.unfixed = text, unfixed
     result.diagnostics = diagnostics
     return result
 

@@ -231,8 +231,11 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
                 try:
                     write_fixed(result.path, source, result.fixed_text)
                 except (OSError, UnicodeEncodeError) as exc:
-                    internal = True
-                    click.echo(f"leaselint: error: cannot write {result.path}: {exc}", err=True)
+                    # As Ruff: the error is reported, the run goes on, and the file's findings are
+                    # left (exit 1 as for any finding left).
+                    reason = getattr(exc, "strerror", None) or exc
+                    click.echo(f"leaselint: error: cannot write {result.path}, left unfixed: {reason}", err=True)
+                    result.not_fixed()
         results.append(result)
 
     if flags["diff"]:

@@ -211,3 +211,11 @@ class FileResult(Record):
         self.passed_over = passed_over
         # (exports, wants) of the module (leaselint/model/summary.py), when it was parsed.
         self.summary: tuple | None = None
+        # With fixed_text: the findings of the text as read, reported if the fixed text is not written.
+        self.unfixed: list[Diagnostic] | None = None
+
+    def not_fixed(self) -> None:
+        """The fixed text was not written: the file keeps its findings as read, none of them fixed."""
+        if self.unfixed is not None:
+            self.diagnostics = self.unfixed
+        self.fixed_text, self.fixed_count, self.unfixed = None, 0, None

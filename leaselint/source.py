@@ -107,7 +107,7 @@ def atomic_write(path: str, data: bytes, expected: bytes | None = None) -> None:
     A reader (or a run killed at any moment) sees the old bytes or the new ones, never a mix. The
     mode and, where allowed, the owner are kept; a symbolic link is followed, not replaced. With
     `expected`, the file must still hold those bytes, so that an edit made since it was read is not
-    lost.
+    lost. A file this process may not write is refused (WriteRefused), as Ruff and Black leave it.
     """
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
@@ -117,6 +117,8 @@ def atomic_write(path: str, data: bytes, expected: bytes | None = None) -> None:
         before = None
     if before is not None and not stat.S_ISREG(before.st_mode):
         raise WriteRefused("not a regular file; nothing written")
+    if before is not None:
+        _check_writable(target, before)
     if expected is not None:
         current = _read_or_none(target)
         if current != expected:
@@ -144,6 +146,19 @@ def atomic_write(path: str, data: bytes, expected: bytes | None = None) -> None:
             pass
         raise
     _sync_folder(folder)
+
+
+def _check_writable(path: str, info: os.stat_result) -> None:
+    """Refuse a file the replace would overwrite although the file itself may not be written.
+
+    The replace needs only the folder's write permission, so the file's own is asked here: no write
+    bit for anyone (0444: read-only even to root, who may write anything), or no write access for
+    this process (a file of another user in one's own folder).
+    """
+    if not stat.S_IMODE(info.st_mode) & 0o222:
+        raise WriteRefused(f"read-only (mode {stat.S_IMODE(info.st_mode):04o}); nothing written")
+    if not os.access(path, os.W_OK):
+        raise WriteRefused("permission denied; nothing written")
 
 
 def _read_or_none(path: str) -> bytes | None:

@@ -396,6 +396,55 @@ def test_fix_keeps_file_mode(cwd):
     assert os.stat(path).st_mode & 0o777 == 0o640
 
 
+def test_fix_keeps_mode_0640_and_owner(cwd):
+    path = write(cwd / "a.py", SAFE)
+    os.chmod(path, 0o640)
+    if os.geteuid() == 0:
+        os.chown(path, 65534, 65534)  # as root: a file of another user (nobody) keeps that owner
+    owner = (os.stat(path).st_uid, os.stat(path).st_gid)
+    assert run_cli("--fix", "a.py").exit_code == 0
+    assert path.read_text() == SAFE_FIXED
+    assert os.stat(path).st_mode & 0o777 == 0o640
+    assert (os.stat(path).st_uid, os.stat(path).st_gid) == owner
+
+
+def test_fix_leaves_a_read_only_file_as_it_was(cwd):
+    # Refused for root too: the mode has no write bit for anyone.
+    locked = write(cwd / "a.py", SAFE)
+    os.chmod(locked, 0o444)
+    other = write(cwd / "b.py", SAFE)
+    result = run_cli("--select", "LL001", "--fix", "--output-format", "concise", "a.py", "b.py")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"a.py:12:13: LL001 [*] {MESSAGE}",
+        "Found 2 errors (1 fixed, 1 remaining).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
+    assert result.stderr == "leaselint: error: cannot write a.py, left unfixed: read-only (mode 0444); nothing written\n"
+    assert locked.read_text() == SAFE
+    assert os.stat(locked).st_mode & 0o777 == 0o444
+    assert other.read_text() == SAFE_FIXED
+
+
+def test_fix_reports_a_failed_replace_as_not_fixed(cwd, monkeypatch):
+    path = write(cwd / "a.py", SAFE)
+
+    def denied(source, target):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", denied)
+    result = run_cli("--select", "LL001", "--fix", "--output-format", "concise", "a.py")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"a.py:12:13: LL001 [*] {MESSAGE}",
+        "Found 1 error.",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
+    assert result.stderr == "leaselint: error: cannot write a.py, left unfixed: Permission denied\n"
+    assert path.read_text() == SAFE
+    assert sorted(os.listdir(cwd)) == [".leaselint_cache", "a.py"]  # the temporary file is gone
+
+
 def test_fix_unsafe_fixes_on_constant_token(cwd):
     path = write(cwd / "b.py", UNSAFE)
     result = run_cli("--select", "LL001", "--fix", "--unsafe-fixes", "b.py")

@@ -270,7 +270,28 @@ def test_write_refuses_an_encoding_that_does_not_round_trip(tmp_path):
     assert path.read_bytes() == original
 
 
-def test_cli_reports_a_refused_write_and_exits_2(tmp_path, monkeypatch):
+def test_write_refuses_a_read_only_file_even_for_root(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text(LEASE)
+    path.chmod(0o444)
+    with pytest.raises(WriteRefused, match=r"read-only \(mode 0444\)"):
+        atomic_write(str(path), b"x = 1\n", expected=LEASE.encode())
+    assert path.read_text() == LEASE
+    assert os.listdir(tmp_path) == ["a.py"]
+
+
+def test_write_refuses_a_file_this_process_may_not_write(tmp_path, monkeypatch):
+    # A file of another user in one's own folder: os.replace could overwrite it, os.access says no.
+    path = tmp_path / "a.py"
+    path.write_text(LEASE)
+    monkeypatch.setattr(os, "access", lambda name, mode, **_: not (mode & os.W_OK and name == str(path)))
+    with pytest.raises(WriteRefused, match="permission denied"):
+        atomic_write(str(path), b"x = 1\n", expected=LEASE.encode())
+    assert path.read_text() == LEASE
+    assert os.listdir(tmp_path) == ["a.py"]
+
+
+def test_cli_reports_a_refused_write_and_exits_1(tmp_path, monkeypatch, capsys):
     from leaselint import cli
 
     path = tmp_path / "a.py"
@@ -283,9 +304,13 @@ def test_cli_reports_a_refused_write_and_exits_2(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "write_fixed", edited_meanwhile)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_:
-        cli.main(["--no-cache", "--fix", "a.py"])
-    assert exit_.value.code == 2
+        cli.main(["--no-cache", "--fix", "--output-format", "concise", "a.py"])
+    # As Ruff: not an internal error; the file is left unfixed with its findings (exit 1).
+    assert exit_.value.code == 1
     assert path.read_text() == LEASE + "# edited\n"
+    out, err = capsys.readouterr()
+    assert out.startswith("a.py:12:13: LL001 [*] ") and out.endswith("Found 1 error.\n[*] 1 fixable with the `--fix` option.\n")
+    assert err == "leaselint: error: cannot write a.py, left unfixed: the file changed since it was read; nothing written\n"
 
 
 # ------------------------------------------------------------------- the command, end to end
