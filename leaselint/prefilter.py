@@ -402,9 +402,19 @@ def _lock_object(data: bytes, table: dict, holds) -> bool:
         if library and any(_has_args(data, at + len(word), 1) for at in _find_all(data, word)):
             return True
     for at in _find_all(data, LOCK_METHOD):
-        if _has_args(data, at + len(LOCK_METHOD), 1) and (library or _name_before(data, at) in table["lock_names"]):
+        if _has_args(data, at + len(LOCK_METHOD), 1) and (
+            library or _name_before(data, at) in table["lock_names"] or _named_cache_before(data, at)
+        ):
             return True
     return False
+
+
+def _named_cache_before(data: bytes, dot: int) -> bool:
+    """`caches["default"].lock(`: Django's named cache, as the model reads it (django-redis's lock)."""
+    if data[dot - 1 : dot] != b"]" or b"caches" not in data:
+        return False
+    opening = data.rfind(b"[", max(0, dot - 200), dot)
+    return opening != -1 and _name_before(data, opening) == b"caches"
 
 
 def _find_all(data: bytes, word: bytes):

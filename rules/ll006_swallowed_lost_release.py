@@ -256,6 +256,13 @@ class SwallowedLostRelease(Rule):
             if release.via:
                 what += f" by {release.via}, which returns it,"
             yield self.at_event(release, f"The result of the {what} is thrown away: a lost lease goes unnoticed", fix)
+        for call, _scope, method, line in context.model.ignored_releases:
+            yield self.at_node(
+                context,
+                call,
+                f"`{method}` answers whether the lease was still held (line {line}), and this call throws the "
+                "answer away: a lost lease goes unnoticed",
+            )
         for node in context.model.swallowed:
             if isinstance(node, cst.ExceptHandler):
                 try:

@@ -86,6 +86,20 @@ def false_alarms(correct: list, findings: list) -> list:
     return [label for label in correct if any(abs(r - label[3]) <= 2 for r in rows.get((label[0], label[2]), []))]
 
 
+def miss_cause(label, findings: list) -> str:
+    """Why a label was missed, as the findings tell it: the file could not be read, nothing was
+    reported in the file (no lease was seen there), or the lease was seen and this rule said nothing."""
+    package, code, path = label[0], label[1], label[2]
+    mine = [f for f in findings if f.package == package and f.path == path]
+    if any(f.code == "LL000" for f in mine):
+        return "file not parsed (LL000)"
+    if not any(f.code in LEASE_CODES for f in mine):
+        return "no finding in the file"
+    if any(f.code == code for f in mine):
+        return "this rule reports elsewhere in the file"
+    return "other rules report in the file"
+
+
 def share(part: int, whole: int) -> str:
     return f"{part}/{whole}" + (f" = {part / whole:.2f}" if whole else "")
 
@@ -100,12 +114,24 @@ def report(labels: list, findings: list, show_holdout: bool) -> None:
     for side in ("learn", "holdout"):
         mine = [label for label in bugs if half(label[0]) == side]
         print(f"- {side} half ({len({b[0] for b in mine})} packages): {share(sum(b in hits for b in mine), len(mine))}")
-    print("\n| rule | labels | found | recall |")
-    print("|---|---|---|---|")
+    print("\n| rule | labels | found | recall | learn half | holdout half |")
+    print("|---|---|---|---|---|---|")
     for code in sorted({label[1] for label in bugs}):
         mine = [label for label in bugs if label[1] == code]
         found = sum(label in hits for label in mine)
-        print(f"| {code} | {len(mine)} | {found} | {found / len(mine):.2f} |")
+        sides = []
+        for side in ("learn", "holdout"):
+            part = [label for label in mine if half(label[0]) == side]
+            sides.append(share(sum(label in hits for label in part), len(part)))
+        print(f"| {code} | {len(mine)} | {found} | {found / len(mine):.2f} | {sides[0]} | {sides[1]} |")
+    print("\n| cause of miss | learn half | holdout half |")
+    print("|---|---|---|")
+    causes: dict[str, dict[str, int]] = {}
+    for label in misses:
+        causes.setdefault(miss_cause(label, findings), {}).setdefault(half(label[0]), 0)
+        causes[miss_cause(label, findings)][half(label[0])] += 1
+    for cause, counts in sorted(causes.items(), key=lambda item: -sum(item[1].values())):
+        print(f"| {cause} | {counts.get('learn', 0)} | {counts.get('holdout', 0)} |")
     alarms = false_alarms(correct, findings)
     print(f"\nfalse alarms on correct releases: {len(alarms)}/{len(correct)}")
     for package, code, path, line, note in alarms:

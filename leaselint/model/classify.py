@@ -15,7 +15,7 @@ from leaselint.model.keys import free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.recognition import RecognitionMixin
 from leaselint.model.releases import ReleasesMixin
-from leaselint.model.scope import contains_call_or_name, count_names, Scope
+from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
 from leaselint.model.stores import Store, WriteSpec
 from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite, Walker
@@ -69,6 +69,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         # (the call, its scope, the method's name, the line of the failing return).
         self.ignored_claims: list[tuple] = []
         self.untested_acquires: list[tuple] = []
+        self.ignored_releases: list[tuple] = []
         self.unawaited_lock_releases: list[tuple] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
@@ -124,6 +125,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         self.unawaited_lock_releases = self._unawaited_lock_releases()
         self.ignored_claims = self._ignored_claim_calls()
         self.untested_acquires = self._untested_acquires()
+        self.ignored_releases = self._ignored_release_calls()
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
@@ -338,6 +340,94 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
                 continue  # `if self.token is None: raise`: the caller asks the object instead
             found.append((site.call, site.scope, func.attr.value, line))  # type: ignore[union-attr]
         return found
+
+    def _ignored_release_calls(self) -> list[tuple]:
+        """`self.release()` as a statement (a `__exit__`) in a class named for a lock, where the class's
+        release answers what the store said (`released = self._script(...)`, `return released`), through
+        any number of its own methods: the caller throws away the news of a lost lease."""
+        from leaselint.model.summary import _returns
+
+        answering: dict[tuple[int, str], int] = {}
+        methods = [
+            scope
+            for scope in self.walker.scopes
+            if scope.cls is not None and scope.self_name is not None and not scope.cls.is_test
+            and stores.lock_shaped(scope.cls.name, scope.cls.methods)
+        ]
+        for _ in range(4):
+            grown = False
+            for scope in methods:
+                where = (id(scope.cls), scope.name)
+                if where not in answering:
+                    line = self._store_answer(scope, _returns(scope.node), answering)
+                    if line is not None:
+                        answering[where] = line
+                        grown = True
+            if not grown:
+                break
+        known = {id(r.call) for r in self.answered_calls}
+        found = []
+        for site in self.walker.calls if answering else ():
+            func = site.call.func
+            cls = site.scope.cls
+            name = func.attr.value  # type: ignore[union-attr]
+            if cls is None or site.usage not in ("statement", "operand") or id(site.call) in known:
+                continue
+            if not any(word in name.lower() for word in ("release", "unlock")) or site.scope.name == name:
+                continue
+            if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                continue
+            line = answering.get((id(cls), name))
+            if line is not None:
+                found.append((site.call, site.scope, name, line))
+        return found
+
+    def _store_answer(self, scope: Scope, returns: list, answering: dict) -> int | None:
+        """The line of a return that hands back a store's answer: a name bound to a call's result, a
+        test of one, `False` under a test of one, or what another answering method of the class says."""
+        answers: set[str] = set()
+        for name, values in scope.bindings.items():
+            if len(values) == 1 and values[0] is not None and self._outside_call(values[0], scope, answering):
+                answers.add(name)
+
+        def says(node: cst.CSTNode) -> bool:
+            if self._outside_call(node, scope, answering):
+                return True
+            return any(type(n) is cst.Name and n.value in answers for n in nodes(node, trivia=False))
+
+        guards = [n for n in nodes(scope.node, trivia=False) if type(n) is cst.If]
+        for guard in guards:
+            test = guard.test
+            if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and says(test.expression):
+                if any(type(n) in (cst.Call, cst.Raise) for n in nodes(guard.body, trivia=False)):
+                    return None  # `if not ok: log.warning(...)`: the method tells of a lost lease itself
+        for node in returns:
+            value = node.value
+            if value is None or (type(value) is cst.Name and value.value == "None"):
+                continue
+            if type(value) is cst.Name and value.value in ("False", "True"):
+                # `if released: return True` (then `return False`): the answer, told by branch.
+                if any(contains(guard.body, node) and says(guard.test) for guard in guards):
+                    return self.positions[node].start.line
+                continue
+            if says(value):
+                return self.positions[node].start.line
+        return None
+
+    def _outside_call(self, node: cst.CSTNode, scope: Scope, answering: dict) -> bool:
+        """`node` holds a call to another object (a store, a script), or to a method of the class that
+        answers: not a call of a builtin or of a method of the class that does not."""
+        for n in nodes(node, trivia=False):
+            if type(n) is not cst.Call:
+                continue
+            func = n.func
+            if type(func) is cst.Attribute and self.resolver.is_self(func.value, scope) and func.attr.value in scope.cls.methods:  # type: ignore[union-attr]
+                if (id(scope.cls), func.attr.value) in answering:
+                    return True
+                continue
+            if type(func) is cst.Attribute:
+                return True
+        return False
 
     def _state_tested(self, caller: Scope, method: Scope | None) -> bool:
         """The caller tests an attribute the claiming method sets (the held token)."""

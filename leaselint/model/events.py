@@ -243,6 +243,8 @@ class LeaseModel:
     ignored_claims: list = field(default_factory=list)
     # (call, scope, lock) of a lock object's `acquire(blocking=False)` whose answer nothing reads.
     untested_acquires: list = field(default_factory=list)
+    # (call, scope, method, line) of `self.release()` thrown away where the method answers a lost lease.
+    ignored_releases: list = field(default_factory=list)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.

@@ -331,6 +331,12 @@ class ReleasesMixin:
             values = self.resolver.self_attr_values(func.attr.value, site.scope)
             if len(values) == 1 and values[0][0] is not None:
                 found = values[0]
+        held_by = None
+        if found is None and type(func) is cst.Attribute and script_object_call(site.call):
+            # `node._release(keys=[k], args=[t])` where `node._release = node.register_script(LUA)`:
+            # a script object kept on the client itself, which releases on that client.
+            found = self._registered_on(func.attr.value)
+            held_by = func.value
         if found is None:
             return []
         maker, where = found
@@ -360,6 +366,7 @@ class ReleasesMixin:
             if kind is None or key is None:
                 continue
             client = next((a.value for a in site.call.args if a.keyword is not None and a.keyword.value == "client"), None)
+            client = client or held_by
             common, in_pipeline = self._common(
                 site, store, key, client=client or maker.func.value, client_scope=site.scope if client else where
             )
@@ -374,6 +381,25 @@ class ReleasesMixin:
             )
             return [release]
         return []
+
+    def _registered_on(self, attr: str):
+        """(the `register_script(...)` call, its scope) of the one `x.<attr> = x.register_script(LUA)`
+        in the module, or None."""
+        if getattr(self, "registered", None) is None:
+            self.registered = {}
+            makers = {spec.method for store in stores.STORES for spec in store.script_objects}
+            for site in self.walker.calls:
+                func = site.call.func
+                if func.attr.value not in makers:  # type: ignore[union-attr]
+                    continue
+                statement = site.statement
+                body = getattr(statement, "body", ())
+                if type(statement) is cst.SimpleStatementLine and len(body) == 1 and type(body[0]) is cst.Assign:
+                    target = body[0].targets[0].target
+                    if body[0].value is site.call and type(target) is cst.Attribute:
+                        self.registered.setdefault(target.attr.value, []).append((site.call, site.scope))
+        found = self.registered.get(attr, [])
+        return found[0] if len(found) == 1 or (found and all(f[0].args and found[0][0].args and self.resolver.code(f[0].args[0].value) == self.resolver.code(found[0][0].args[0].value) for f in found)) else None
 
     def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         if store.recognised_only and not self._recognised(store, site):

@@ -40,6 +40,8 @@ CALLS: dict[str, tuple[str, str]] = {
     "datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
     "uuid.uuid1": (GUESSABLE, "uuid1 (the host and the time)"),
     "itertools.count": (GUESSABLE, "a counter"),
+    # `f"{key}-{id(self)}"`: one value per object, and the same address recurs across processes.
+    "id": (FIXED, "an object's `id()`"),
 }
 # What a reading of the clock is called: it stays guessable when a number is added to it.
 CLOCKS = frozenset(reason for name, (kind, reason) in CALLS.items() if name.startswith(("time.", "datetime.")))
@@ -302,6 +304,10 @@ class Origins:
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
             return Origin(known[0], known[1], node)
+        dotted = self.dotted(node)
+        if dotted is not None and (dotted + ".").startswith("request.user."):
+            # `request.user.id`: every tab and attempt of one user stores the same value.
+            return Origin(FIXED, "the requesting user", node)
         info = self._class_of(node.value, scope, 0)
         if info is not None:
             method = info.methods.get(node.attr.value)

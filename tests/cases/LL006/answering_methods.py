@@ -1,0 +1,142 @@
+"""LL006 cases: a lock class's release that answers what the store said, through its own methods, thrown away by __exit__."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    # __exit__ tests what release answers.
+    Valid(
+        """\
+    import secrets
+
+    import redis
+
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+    class QuotaSemaphore:
+        def __init__(self, client, name):
+            self.client = client
+            self.key = f"quota:{name}"
+            self.token = None
+            self.script = client.register_script(RELEASE)
+
+        def acquire(self):
+            token = secrets.token_hex(16)
+            if self.client.set(self.key, token, nx=True, px=30000):
+                self.token = token
+                return True
+            return False
+
+        def _drop(self):
+            gone = self.script(keys=[self.key], args=[self.token])
+            self.token = None
+            return gone == 1
+
+        def release(self):
+            if self.token is None:
+                return False
+            return self._drop()
+
+        def __enter__(self):
+            if not self.acquire():
+                raise RuntimeError("busy")
+            return self
+
+        def __exit__(self, *exc):
+            if not self.release():
+                print("quota lease lost", self.key)
+"""
+    ),
+    # A class not named for a lock: its methods are not read as a lock's.
+    Valid(
+        """\
+    import secrets
+
+    import redis
+
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+    class QuotaCounter:
+        def __init__(self, client, name):
+            self.client = client
+            self.key = f"quota:{name}"
+            self.token = None
+            self.script = client.register_script(RELEASE)
+
+        def acquire(self):
+            token = secrets.token_hex(16)
+            if self.client.set(self.key, token, nx=True, px=30000):
+                self.token = token
+                return True
+            return False
+
+        def _drop(self):
+            gone = self.script(keys=[self.key], args=[self.token])
+            self.token = None
+            return gone == 1
+
+        def release(self):
+            if self.token is None:
+                return False
+            return self._drop()
+
+        def __enter__(self):
+            if not self.acquire():
+                raise RuntimeError("busy")
+            return self
+
+        def __exit__(self, *exc):
+            self.release()
+"""
+    ),
+]
+
+INVALID = [
+    # release answers _drop's test of the script's answer; __exit__ drops it.
+    Invalid(
+        """\
+    import secrets
+
+    import redis
+
+    RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+    class QuotaSemaphore:
+        def __init__(self, client, name):
+            self.client = client
+            self.key = f"quota:{name}"
+            self.token = None
+            self.script = client.register_script(RELEASE)
+
+        def acquire(self):
+            token = secrets.token_hex(16)
+            if self.client.set(self.key, token, nx=True, px=30000):
+                self.token = token
+                return True
+            return False
+
+        def _drop(self):
+            gone = self.script(keys=[self.key], args=[self.token])
+            self.token = None
+            return gone == 1
+
+        def release(self):
+            if self.token is None:
+                return False
+            return self._drop()
+
+        def __enter__(self):
+            if not self.acquire():
+                raise RuntimeError("busy")
+            return self
+
+        def __exit__(self, *exc):
+            self.release()
+""",
+        line=38,
+        column=9,
+        fixed=None,
+    ),
+]
