@@ -93,9 +93,9 @@ def _table() -> dict:
         "lock_gates": tuple(lock_gates),
         "add_words": _fewest({m.encode() for m in modules}),
         "add_from": tuple(add_from),
-        "add_names": frozenset(n.encode() for n in add_names),
+        "add_names": frozenset(add_names),
         "lock_words": _fewest(lock_words),
-        "lock_names": frozenset(n.encode() for client in lock_clients for n in client.client_names),
+        "lock_names": frozenset(n for client in lock_clients for n in client.client_names),
         "lock_named_words": stores.lock_named_words(),
         "lock_named_more": lock_named_more,
         "lock_named_modules": _fewest({m for m, _ in stores.lock_named_words()}),
@@ -344,7 +344,7 @@ def _add_claim(data: bytes, table: dict, holds) -> bool:
     lock_class = None
     for at in _find_all(data, ADD):
         if _has_args(data, at + len(ADD), 2):
-            if _name_before(data, at) in table["add_names"]:
+            if stores.client_named(_name_before(data, at).decode("ascii", "replace"), table["add_names"]):
                 return True
             if lock_class is None:
                 lock_class = _LOCK_CLASS.search(data) is not None
@@ -403,7 +403,9 @@ def _lock_object(data: bytes, table: dict, holds) -> bool:
             return True
     for at in _find_all(data, LOCK_METHOD):
         if _has_args(data, at + len(LOCK_METHOD), 1) and (
-            library or _name_before(data, at) in table["lock_names"] or _named_cache_before(data, at)
+            library
+            or stores.client_named(_name_before(data, at).decode("ascii", "replace"), table["lock_names"])
+            or _named_cache_before(data, at)
         ):
             return True
     return False
@@ -642,7 +644,7 @@ class _Facts:
             return True
 
         last = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
-        if last in store.client_names:
+        if stores.client_named(last, store.client_names):
             return True
         if not self.imports_store(store):
             return False

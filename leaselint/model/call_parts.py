@@ -263,15 +263,42 @@ _LUA_SET_LITERAL = re.compile(
 )
 
 
+# A read of KEYS[1] that says whether it is there, and a write of it that stores ARGV[n].
+_LUA_READ = re.compile(r"""call\(\s*['"](?:exists|get|hget|hmget|hexists)['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
+_LUA_WRITE = re.compile(
+    r"""call\(\s*['"](set|hset|hmset)['"]\s*,\s*KEYS\[1\]\s*,(?:\s*['"][^'"]*['"]\s*,)?\s*ARGV\[(\d+)\]""",
+    re.IGNORECASE,
+)
+# The branch the write stands in runs when the read found nothing.
+_LUA_ABSENT = re.compile(r"""\bif\s+not\b|==\s*0\b|==\s*false\b|==\s*nil\b|~=\s*1\b""", re.IGNORECASE)
+
+
+def lua_read_then_write(script: str) -> bool:
+    """The script claims by reading KEYS[1] and writing it when absent (no SET NX): what it answers
+    on success is the script's own choice (nothing, the holder's data when held)."""
+    return not any(
+        match.group(1).lower() == "setnx" or re.search(r"""['"]nx['"]""", match.group(match.lastindex), re.IGNORECASE)
+        for pattern in (_LUA_SET, _LUA_SET_LITERAL)
+        for match in pattern.finditer(script)
+    )
+
+
 def lua_claim(script: str) -> tuple[int, bool] | None:
     """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create;
-    n is 0 when the stored value is a literal of the script (`set KEYS[1] 'LOCK' NX`)."""
+    n is 0 when the stored value is a literal of the script (`set KEYS[1] 'LOCK' NX`). A read of
+    KEYS[1], then a write of it under a test that it was absent, in one script, claims too."""
     for pattern, literal in ((_LUA_SET, False), (_LUA_SET_LITERAL, True)):
         for match in pattern.finditer(script):
             command, rest = match.group(1).lower(), match.group(match.lastindex)
             if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
                 lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
                 return (0 if literal else int(match.group(2))), lifetime
+    read = _LUA_READ.search(script)
+    write = _LUA_WRITE.search(script)
+    if read and write and read.start() < write.start() and _LUA_ABSENT.search(script, read.start(), write.start()):
+        rest = script[write.end() : script.find(")", write.end()) + 1]
+        lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
+        return int(write.group(2)), lifetime
     return None
 _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
 

@@ -15,6 +15,7 @@ from leaselint.model.call_parts import (
     _polarity,
     get_arg,
     lua_claim,
+    lua_read_then_write,
     SPREAD,
 )
 from leaselint.model.events import Claim, ReadCheck, Write
@@ -145,12 +146,15 @@ class ClaimsMixin:
         if spec.form == "script":
             return self._script_claim(site, store, spec)
         if spec.form != "call":
+            self._unique_caught = bool(site.caught & set(store.duplicate_errors))
             document = self._document_claim(call, spec, site.scope)
             if document is None or document.key is None:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
             common, in_pipeline = self._common(site, store, key, document, document.key_field)
-            if self.spread(call, site.scope) is not call:
+            if self.spread(call, site.scope) is not call or (
+                spec.form == "mongo" and self._bound_document(call, site.scope) is not call
+            ):
                 common["no_fix"] = SPREAD
         else:
             key = get_arg(call, spec.key)
@@ -214,6 +218,9 @@ class ClaimsMixin:
             return None
         index, has_lifetime = found
         no_fix = ""
+        answer_unknown = lua_read_then_write(text)  # type: ignore[arg-type]
+        if answer_unknown:
+            no_fix = "the script claims by reading the key and writing it when absent, and answers as it chooses"
         if client is None:
             keys_count = get_arg(call, Arg(1))
             if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
@@ -242,6 +249,7 @@ class ClaimsMixin:
             result_reads=reads,
             in_pipeline=in_pipeline,
             pipeline_read=pipeline_read,
+            answer_unknown=answer_unknown,
             no_fix=no_fix,
             caught=site.caught,
             decides=site.scope.is_test and self._decides(call, site.scope, result_name),
@@ -310,6 +318,16 @@ class ClaimsMixin:
                 written.append(cst.Arg(value=element.value, keyword=cst.Name(name)))
         return call.with_changes(args=written)
 
+    def _bound_document(self, call: cst.Call, scope: Scope | None) -> cst.Call:
+        """`insert_one(doc)` where `doc = {...}` once in the function: the call with the dict written in."""
+        args = list(call.args)
+        if scope is None or not args or args[0].keyword is not None or type(args[0].value) is not cst.Name:
+            return call
+        found = self.resolver.single_value(args[0].value.value, scope)
+        if found is None or type(found[0]) is not cst.Dict or found[1] is not scope:
+            return call
+        return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
+
     def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
         call = self.spread(call, scope)
         if spec.form == "dynamo":
@@ -318,7 +336,8 @@ class ClaimsMixin:
             found = documents.orm_claim(call)
             return found if found is not None and stores.lock_model_name(found.model) else None
         if spec.form == "mongo":
-            return documents.mongo_claim(call, spec.method)
+            call = self._bound_document(call, scope)
+            return documents.mongo_claim(call, spec.method, unique_caught=getattr(self, "_unique_caught", False))
         if spec.form == "builder":
             found = self._builder(call, scope)
         elif spec.form == "etcd3gw":

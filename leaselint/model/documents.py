@@ -27,7 +27,7 @@ def _timed(name: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
     words += [name.lower()[i:] for i in range(1, len(name)) if name.lower()[i:].startswith(("time", "stamp"))]  # `uptime`
     # A word that begins with one (`expires`, `leaseUntil`), not one inside another (`release_code`).
-    return any(word.startswith(LIFETIME_WORDS) for word in words) or name.lower().endswith("_at")
+    return any(word.startswith(LIFETIME_WORDS) for word in words) or name.lower().endswith("_at") or words[-1:] == ["at"]
 
 
 DYNAMO_TYPES = ("S", "N", "B")
@@ -235,8 +235,10 @@ def dynamo_release(call: cst.Call) -> Document | None:
 # MongoDB -------------------------------------------------------------------
 
 
-def mongo_claim(call: cst.Call, method: str) -> Document | None:
-    """`insert_one({"_id": key, ...})` or `update_one({"_id": key}, {...}, upsert=True)`."""
+def mongo_claim(call: cst.Call, method: str, unique_caught: bool = False) -> Document | None:
+    """`insert_one({"_id": key, ...})` or `update_one({"_id": key}, {...}, upsert=True)`; with
+    `unique_caught` (the insert's DuplicateKeyError is caught: a unique index), a lock's name field
+    (`{"name": name, ...}`) is the key too."""
     args = [a.value for a in call.args if a.keyword is None]
     overwrites = False
     if method in ("insert_one", "insert"):
@@ -259,12 +261,15 @@ def mongo_claim(call: cst.Call, method: str) -> Document | None:
         for operator, value in document.items():
             if operator in ("$setOnInsert", "$set"):
                 body.update(_fields(value)[0])
-    if "_id" not in fields:
+    key_field = "_id" if "_id" in fields else None
+    if key_field is None and unique_caught and method in ("insert_one", "insert"):
+        key_field = _row_key(fields)
+    if key_field is None:
         return None
-    token_field = _token_field(body, "_id")
+    token_field = _token_field(body, key_field)
     return Document(
-        key_field="_id",
-        key=fields["_id"],
+        key_field=key_field,
+        key=fields[key_field],
         token_field=token_field,
         token=body.get(token_field) if token_field else None,
         has_lifetime=_has_lifetime_field(body),
@@ -278,19 +283,20 @@ def mongo_release(call: cst.Call) -> Document | None:
     args = [a.value for a in call.args if a.keyword is None]
     node = args[0] if args else keyword(call, "filter")
     fields, _ = _fields(node)
-    if "_id" not in fields:
+    key_field = "_id" if "_id" in fields else _row_key(fields)
+    if key_field is None:
         return None
     expired_only = any(
         name not in TOKEN_FIELDS and _timed(name) and _operators(value) & BELOW
         for name, value in fields.items()
     )
     return Document(
-        key_field="_id",
-        key=fields["_id"],
+        key_field=key_field,
+        key=fields[key_field],
         fields=fields,
         dict_node=node if isinstance(node, cst.Dict) else None,
         # A range (`{"$lt": now}`) is no holder check: only a field matched to a value is.
-        checked=any(name != "_id" and not _operators(value) & RANGES for name, value in fields.items()),
+        checked=any(name != key_field and not _operators(value) & RANGES for name, value in fields.items()),
         expired_only=expired_only,
     )
 

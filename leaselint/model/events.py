@@ -75,6 +75,8 @@ class Claim(Event):
     in_pipeline: bool = False
     # ... and that execute() is read in the claim's function.
     pipeline_read: bool = False
+    # What the claim answers on success is not known (a script that reads, then writes when absent).
+    answer_unknown: bool = False
     # The exception names caught by the `try` statements around the claim (`DuplicateKeyError`).
     caught: frozenset = frozenset()
     # In a test, an `if` or `while` tests the claim's answer: it decides what runs (not only an assert).

@@ -184,7 +184,7 @@ class RecognitionMixin:
         return []
 
     def _by_name(self, store: Store, name: str) -> int:
-        if name in store.client_names:
+        if stores.client_named(name, store.client_names):  # `self._redis`, `redis_client`
             return 1
         if store.module_wide and self._imports(store):
             return 1

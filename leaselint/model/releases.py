@@ -28,6 +28,7 @@ from leaselint.model.keys import literal_string
 from leaselint.model.scope import contains, count_names, Scope
 from leaselint.model.stores import Arg, ReleaseSpec
 from leaselint.model.traverse import nodes
+from leaselint.model.values import _is_property
 from leaselint.model.walk import CallSite, does_nothing, script_object_call
 
 
@@ -42,7 +43,7 @@ class ReleasesMixin:
         claims = [
             c
             for c in (*self.claims, *self.paired_claims)
-            if c.scope is release.scope and c.key_shape == release.key_shape
+            if c.scope is release.scope and c.key_shape == release.key_shape and not c.answer_unknown
         ]
         for guard, in_body in zip(site.guards, site.in_body) if claims else ():
             test = guard.test
@@ -331,6 +332,8 @@ class ReleasesMixin:
             values = self.resolver.self_attr_values(func.attr.value, site.scope)
             if len(values) == 1 and values[0][0] is not None:
                 found = values[0]
+            elif not values:
+                found = self._made_by_property(func.attr.value, site.scope)
         held_by = None
         if found is None and type(func) is cst.Attribute and script_object_call(site.call):
             # `node._release(keys=[k], args=[t])` where `node._release = node.register_script(LUA)`:
@@ -382,6 +385,19 @@ class ReleasesMixin:
             return [release]
         return []
 
+    def _made_by_property(self, attr: str, scope: Scope):
+        """(the call, its scope) a `@cached_property` (or `@property`) of the class returns:
+        `def _release(self): return self._client.register_script(LUA)`."""
+        method = self.resolver._enclosing_method(scope) if scope.cls is None else scope
+        cls = method.cls if method is not None else None
+        prop = cls.methods.get(attr) if cls is not None else None
+        if prop is None or not _is_property(prop.node):
+            return None
+        from leaselint.model.summary import _returns
+
+        returned = [r.value for r in _returns(prop.node) if r.value is not None]
+        return (returned[0], prop) if len(returned) == 1 and type(returned[0]) is cst.Call else None
+
     def _registered_on(self, attr: str):
         """(the `register_script(...)` call, its scope) of the one `x.<attr> = x.register_script(LUA)`
         in the module, or None."""
@@ -410,7 +426,7 @@ class ReleasesMixin:
             entries = list(document.fields.items()) if document is not None else []
         elif spec.form == "mongo":
             document = documents.mongo_release(call)
-            entries = [("_id", document.key)] if document is not None else []
+            entries = [(document.key_field, document.key)] if document is not None else []
         elif spec.form == "orm":
             document = documents.orm_release(call)
             document = document if document is not None and stores.lock_model_name(document.model) else None

@@ -130,6 +130,19 @@ def coroutine_maker(dotted: str) -> bool:
     return any(dotted == m or dotted.startswith(m + ".") for store in STORES for m in store.async_modules)
 
 
+# Client names too common to tell a store by as a part of a longer name (`cache_client`).
+_GENERIC_CLIENT_WORDS = frozenset({"client", "conn", "connection", "cache", "r", "pool", "_cache"})
+
+
+def client_named(name: str, names) -> bool:
+    """`name` (a receiver's last name) is a usual name of a store's client: one of `names`, with
+    leading underscores (`self._redis`), or a store's own word inside it (`redis_client`, `rdb_conn`)."""
+    name = name.lstrip("_")
+    if name in names:
+        return True
+    return any(part in names and part not in _GENERIC_CLIENT_WORDS for part in name.split("_") if part)
+
+
 def lock_shaped(name: str, methods) -> bool:
     """A class named for a lock, mutex, lease or semaphore (a word of its name: `MemcachedLock`,
     `lease_handle`, not `Blocking`) that acquires or releases, or is a context manager."""

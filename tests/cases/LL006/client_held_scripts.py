@@ -3,7 +3,7 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
-    # The answer is handed back.
+    # A lost lease raises.
     Valid(
         """\
     import secrets
@@ -14,27 +14,27 @@ VALID = [
 
 
     class ShardLock:
-        def __init__(self, urls, name):
+        def __init__(self, name):
             self.name = f"shard-lock:{name}"
-            self.shards = []
-            for url in urls:
-                shard = redis.Redis.from_url(url)
-                shard._unlock = shard.register_script(UNLOCK)
-                self.shards.append(shard)
             self.token = None
+            self.shards = [redis.Redis()]
+            for shard in self.shards:
+                shard._unlock = shard.register_script(UNLOCK)
 
         def acquire(self):
             self.token = secrets.token_hex(16)
-            return all(shard.set(self.name, self.token, nx=True, px=10000) for shard in self.shards)
+            return all(node.set(self.name, self.token, nx=True, px=10000) for node in self.shards)
 
-        def release_shard(self, shard):
-            return bool(shard._unlock(keys=[self.name], args=[self.token]))
+        def release(self):
+            for node in self.shards:
+                if not node._unlock(keys=[self.name], args=[self.token]):
+                    raise RuntimeError("lost")
 """
     ),
 ]
 
 INVALID = [
-    # The shard's release answer is dropped.
+    # Each shard's release answer is dropped.
     Invalid(
         """\
     import secrets
@@ -45,24 +45,23 @@ INVALID = [
 
 
     class ShardLock:
-        def __init__(self, urls, name):
+        def __init__(self, name):
             self.name = f"shard-lock:{name}"
-            self.shards = []
-            for url in urls:
-                shard = redis.Redis.from_url(url)
-                shard._unlock = shard.register_script(UNLOCK)
-                self.shards.append(shard)
             self.token = None
+            self.shards = [redis.Redis()]
+            for shard in self.shards:
+                shard._unlock = shard.register_script(UNLOCK)
 
         def acquire(self):
             self.token = secrets.token_hex(16)
-            return all(shard.set(self.name, self.token, nx=True, px=10000) for shard in self.shards)
+            return all(node.set(self.name, self.token, nx=True, px=10000) for node in self.shards)
 
-        def release_shard(self, shard):
-            shard._unlock(keys=[self.name], args=[self.token])
+        def release(self):
+            for node in self.shards:
+                node._unlock(keys=[self.name], args=[self.token])
 """,
-        line=23,
-        column=9,
+        line=22,
+        column=13,
         fixed="""\
     import logging
     import secrets
@@ -73,22 +72,21 @@ INVALID = [
 
 
     class ShardLock:
-        def __init__(self, urls, name):
+        def __init__(self, name):
             self.name = f"shard-lock:{name}"
-            self.shards = []
-            for url in urls:
-                shard = redis.Redis.from_url(url)
-                shard._unlock = shard.register_script(UNLOCK)
-                self.shards.append(shard)
             self.token = None
+            self.shards = [redis.Redis()]
+            for shard in self.shards:
+                shard._unlock = shard.register_script(UNLOCK)
 
         def acquire(self):
             self.token = secrets.token_hex(16)
-            return all(shard.set(self.name, self.token, nx=True, px=10000) for shard in self.shards)
+            return all(node.set(self.name, self.token, nx=True, px=10000) for node in self.shards)
 
-        def release_shard(self, shard):
-            if not shard._unlock(keys=[self.name], args=[self.token]):
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+        def release(self):
+            for node in self.shards:
+                if not node._unlock(keys=[self.name], args=[self.token]):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
 """,
     ),
 ]

@@ -1,0 +1,94 @@
+"""LL002 cases: a holder value made of an object's id() or the requesting user: the same for every attempt of that object or user."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    # A fresh token each claim.
+    Valid(
+        """\
+    import secrets
+
+    import redis
+
+    UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+    r = redis.Redis()
+
+
+    def claim(feed):
+        return bool(r.set(f"feed-lock:{feed}", f"worker-{secrets.token_hex(8)}", nx=True, ex=30))
+
+
+    def release(feed):
+        return r.eval(UNLOCK, 1, f"feed-lock:{feed}", f"worker-{secrets.token_hex(8)}") == 1
+"""
+    ),
+    # A fresh token, with the user beside it.
+    Valid(
+        """\
+    import secrets
+
+    from django.core.cache import cache
+
+
+    def start_edit(request, page_id):
+        key = f"edit-lock:{page_id}"
+        token = secrets.token_hex(16)
+        if not cache.add(key, {"token": token, "user": request.user.id}, 300):
+            return False
+        request.session[key] = token
+        return True
+
+
+    def stop_edit(request, page_id):
+        key = f"edit-lock:{page_id}"
+        held = cache.get(key)
+        if held and held["token"] == request.session.get(key):
+            cache.delete(key)
+"""
+    ),
+]
+
+INVALID = [
+    # id(r): the module client's id is one value for every claim of the process.
+    Invalid(
+        """\
+    import redis
+
+    UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+    r = redis.Redis()
+
+
+    def claim(feed):
+        return bool(r.set(f"feed-lock:{feed}", f"worker-{id(r)}", nx=True, ex=30))
+
+
+    def release(feed):
+        return r.eval(UNLOCK, 1, f"feed-lock:{feed}", f"worker-{id(r)}") == 1
+""",
+        line=8,
+        column=44,
+        fixed=None,
+    ),
+    # Every tab of one user stores the same id.
+    Invalid(
+        """\
+    from django.core.cache import cache
+
+
+    def start_edit(request, page_id):
+        key = f"edit-lock:{page_id}"
+        if not cache.add(key, request.user.id, 300):
+            return False
+        return True
+
+
+    def stop_edit(request, page_id):
+        key = f"edit-lock:{page_id}"
+        if cache.get(key) == request.user.id:
+            cache.delete(key)
+""",
+        line=6,
+        column=27,
+        fixed=None,
+    ),
+]
