@@ -408,7 +408,15 @@ def orm_claim(call: cst.Call) -> Document | None:
     fields = _keywords(call)
     if model is None or not fields:
         return None
-    key_field = _row_key(fields)
+    if call.func.attr.value == "get_or_create":  # type: ignore[union-attr]
+        # `lock, created = JobLock.objects.get_or_create(name=key, defaults={...})`: made when absent.
+        written = _fields(fields.pop("defaults", None))[0]
+        key_field = _row_key(fields) or next((n for n in fields if "__" not in n and not _timed(n)), None)
+        if key_field is None:
+            return None
+        fields = {**fields, **written}
+    else:
+        key_field = _row_key(fields)
     if key_field is None:
         return None
     token_field = next((name for name in TOKEN_FIELDS if name in fields and name != key_field), None)

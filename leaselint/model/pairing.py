@@ -51,8 +51,18 @@ def pair(
         # `setnx`, then `getset` to take over an expired holder's key: one claim, the getset its second step.
         created = {id(c.scope) for c in lease.claims if not c.spec.by_old_value}
         lease.claims = [c for c in lease.claims if not (c.spec.by_old_value and id(c.scope) in created)]
+    by_parameter: dict[tuple, list[Lease]] = {}
+    for lease in leases.values():
+        for claim in lease.claims:
+            ident = _parameter_ident(claim)
+            if ident is not None and lease not in by_parameter.get(ident, []):
+                by_parameter.setdefault(ident, []).append(lease)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
+        if lease is None:
+            # `get_lock(name)` and `unlock(lock)`: the caller's key, whatever each parameter is called.
+            found = by_parameter.get(_parameter_ident(release) or (), [])
+            lease = found[0] if len(found) == 1 else None
         if lease is None or (
             _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
         ):
@@ -208,6 +218,19 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
         )
     return True
+
+
+def _parameter_ident(event) -> tuple | None:
+    """(client, field) of an event whose key is a bare parameter of its function (`name`), of a row
+    or document model named for a lock: such functions take their caller's key."""
+    key = event.key
+    if type(key) is not cst.Name or key.value not in event.scope.params or event.document is None:
+        return None
+    shape = event.key_shape
+    field = shape[1] if type(shape) is tuple and shape[:1] == ("field",) else None
+    if field is None or not (_names_a_lock(event.receiver_shape) or (event.document.model and stores.lock_model_name(event.document.model))):
+        return None
+    return (event.receiver_shape, field)
 
 
 def _from_parameters(event) -> bool:

@@ -580,7 +580,11 @@ DJANGO_ORM = Store(
     name="Django ORM",
     modules=("django",),
     client_names=(),
-    claims=(ClaimSpec("create", key=Arg(None, "name"), value=None, form="orm", answers_by_raising=True),),
+    claims=(
+        ClaimSpec("create", key=Arg(None, "name"), value=None, form="orm", answers_by_raising=True),
+        # Its answer is `(row, created)`: created says the claim succeeded.
+        ClaimSpec("get_or_create", key=Arg(None, "name"), value=None, form="orm"),
+    ),
     releases=(ReleaseSpec("delete", form="orm", lost_when="{result}[0] == 0"),),
     recognised_only=True,
     module_wide=True,
