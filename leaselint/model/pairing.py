@@ -221,16 +221,28 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
 
 
 def _parameter_ident(event) -> tuple | None:
-    """(client, field) of an event whose key is a bare parameter of its function (`name`), of a row
-    or document model named for a lock: such functions take their caller's key."""
-    key = event.key
-    if type(key) is not cst.Name or key.value not in event.scope.params or event.document is None:
+    """(client, key shape with its parameters unnamed) of an event whose key is made of its
+    function's parameters alone (`f"lock:{name}"`, a row's `name=name`): functions that take their
+    caller's key, whatever each calls it. For a bare parameter, only a row or document of a model
+    named for a lock, or a client named for one."""
+    if not _from_parameters(event):
         return None
-    shape = event.key_shape
-    field = shape[1] if type(shape) is tuple and shape[:1] == ("field",) else None
-    if field is None or not (_names_a_lock(event.receiver_shape) or (event.document.model and stores.lock_model_name(event.document.model))):
-        return None
-    return (event.receiver_shape, field)
+    params = set(event.scope.params) - {event.scope.self_name}
+    if type(event.key) is cst.Name:
+        document = event.document
+        if document is None or not (
+            _names_a_lock(event.receiver_shape) or (document.model and stores.lock_model_name(document.model))
+        ):
+            return None
+    return (event.receiver_shape, _unnamed(event.key_shape, params))
+
+
+def _unnamed(shape, params: set):
+    if type(shape) is tuple:
+        if len(shape) == 2 and shape[0] == "name" and shape[1] in params:
+            return ("param",)
+        return tuple(_unnamed(part, params) for part in shape)
+    return shape
 
 
 def _from_parameters(event) -> bool:
