@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -84,7 +85,11 @@ def test_the_recall_corpus_labels_only_its_own_pinned_packages_none_of_the_ecosy
     studied = {name for _, name, _ in ecosystem.load_packages(SCRIPTS / "ecosystem.toml")}
     labels = recall.load_labels(SCRIPTS / "recall-labels.tsv")
     assert {label[0] for label in labels} <= pinned
-    assert not pinned & studied
+    # By the names pip compares (PEP 503): `dogpile-cache` is `dogpile.cache`.
+    def normal(name):
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    assert not {normal(n) for n in pinned} & {normal(n) for n in studied}
     assert any(label[1] == "OK" for label in labels) and any(label[1] != "OK" for label in labels)
     # Each label says what it is about.
     assert all(len(label[4]) > 20 for label in labels)

@@ -74,10 +74,13 @@ def _acquired_in_class(swallows) -> list:
         cls = scope.cls
         if cls is None:
             continue
+        # A lock object the class holds (`self._lock`), not the object itself (`self.release()`,
+        # which raises for a lock never acquired too).
         released = {
             code_of(node.func.value).strip()
             for node in nodes(body, trivia=False)
             if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "release"
+            and type(node.func.value) is cst.Attribute
         }
         for method in cls.methods.values():
             if method is scope:

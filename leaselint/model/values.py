@@ -331,14 +331,7 @@ class Origins:
         """`os.environ.get("WORKER_ID") or f"{host}:{pid}"`: a setting with a fixed or guessable
         fallback is as weak as the fallback (a setting is one value per process too); a fresh side
         makes the value unknown."""
-        parts: list[cst.BaseExpression] = []
-        pending: list[cst.BaseExpression] = [node]
-        while pending:
-            part = pending.pop()
-            if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or):
-                pending += [part.right, part.left]
-            else:
-                parts.append(part)
+        parts = _or_operands(node)
         weak = None
         for part in parts:
             if self._is_setting(part):
@@ -501,13 +494,7 @@ class Origins:
             values = [found[0]] if found is not None else []
         if len(values) != 1 or values[0] is None:
             return Origin(UNKNOWN)
-        parts, pending = [], [values[0]]
-        while pending:
-            part = pending.pop()
-            if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or):
-                pending += [part.right, part.left]
-            else:
-                parts.append(part)
+        parts = _or_operands(values[0])
         name = self.dotted(parts[-1])
         if name is None or not (name in CALLS or name.split(".")[0] in MODULES):
             return Origin(UNKNOWN)
@@ -518,6 +505,19 @@ class Origins:
         if len(parts) > 1:
             reason += ", the default maker"
         return Origin(kind, reason, node)
+
+
+def _or_operands(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of `a or b or c`, left to right (the node itself when it is no `or`)."""
+    parts: list[cst.BaseExpression] = []
+    pending: list[cst.BaseExpression] = [node]
+    while pending:
+        part = pending.pop()
+        if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or):
+            pending += [part.right, part.left]
+        else:
+            parts.append(part)
+    return parts
 
 
 def _default_of(function: cst.CSTNode, name: str) -> cst.BaseExpression | None:

@@ -45,6 +45,22 @@ VALID = [
             self.lock.release()
 """
     ),
+    # A test that tries a held lock: it checks the library's answer, not a job's.
+    Valid(
+        """\
+    import redis
+
+    r = redis.Redis()
+
+
+    def test_second_holder_is_refused():
+        first = r.lock("report", timeout=30)
+        assert first.acquire(blocking=False)
+        second = r.lock("report", timeout=30)
+        second.acquire(blocking=False)
+        first.release()
+"""
+    ),
 ]
 
 INVALID = [
