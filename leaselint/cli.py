@@ -180,6 +180,9 @@ def _explain(code: str) -> NoReturn:
 
     rule = RULES_BY_CODE.get(code.strip().upper())
     if rule is None:
+        # By name too, as Ruff takes `--explain` of a rule's name (`blind-release`).
+        rule = next((r for r in RULES_BY_CODE.values() if r.name == code.strip().lower()), None)
+    if rule is None:
         _fail(f"unknown rule code {code!r}; known: {', '.join(sorted(RULES_BY_CODE))}")
     click.echo(explain(rule), nl=False)
     sys.exit(EXIT_CLEAN)

@@ -307,6 +307,13 @@ def test_explain_prints_the_docstring():
     assert links(rule) == ["https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/"]
 
 
+def test_explain_takes_a_rules_name_as_its_code():
+    for rule in ALL_RULES:
+        by_name = run_cli("--explain", rule.name)
+        assert by_name.exit_code == 0, rule.name
+        assert by_name.stdout == explain(rule)
+
+
 def test_explain_unknown_code_exits_2():
     result = run_cli("--explain", "LL999")
     assert result.exit_code == 2
