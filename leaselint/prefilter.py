@@ -96,6 +96,7 @@ def _table() -> dict:
         "add_names": frozenset(add_names),
         "lock_words": _fewest(lock_words),
         "lock_names": frozenset(n for client in lock_clients for n in client.client_names),
+        "lock_registries": frozenset(r.rsplit(".", 1)[-1].encode() for client in lock_clients for r in client.client_registries),
         "lock_named_words": stores.lock_named_words(),
         "lock_named_more": lock_named_more,
         "lock_named_modules": _fewest({m for m, _ in stores.lock_named_words()}),
@@ -405,18 +406,18 @@ def _lock_object(data: bytes, table: dict, holds) -> bool:
         if _has_args(data, at + len(LOCK_METHOD), 1) and (
             library
             or stores.client_named(_name_before(data, at).decode("ascii", "replace"), table["lock_names"])
-            or _named_cache_before(data, at)
+            or _registry_item_before(data, at, table["lock_registries"])
         ):
             return True
     return False
 
 
-def _named_cache_before(data: bytes, dot: int) -> bool:
-    """`caches["default"].lock(`: Django's named cache, as the model reads it (django-redis's lock)."""
-    if data[dot - 1 : dot] != b"]" or b"caches" not in data:
+def _registry_item_before(data: bytes, dot: int, registries: frozenset) -> bool:
+    """`caches["default"].lock(`: an item of a mapping of a lock client's store, as the model reads it."""
+    if data[dot - 1 : dot] != b"]":
         return False
     opening = data.rfind(b"[", max(0, dot - 200), dot)
-    return opening != -1 and _name_before(data, opening) == b"caches"
+    return opening != -1 and _name_before(data, opening) in registries
 
 
 def _find_all(data: bytes, word: bytes):

@@ -163,3 +163,73 @@ def test_the_fixed_release_of_a_raising_row_claim_leaves_the_next_holders_row(tm
     assert after["taken_over"] == ["ran", ["b-token"]]
     assert "lease" not in before_log
     assert after_log.count("WARNING lease report:d3 expired before release") == 1
+
+
+# A claim and a release in two functions, each taking the caller's key under its own parameter name
+# (`get_lock(name, ...)`, `unlock(lock)`): the unsafe fix hands the owner on as a new parameter.
+RENAMED = textwrap.dedent(
+    next(c.code for c in cases.invalid(RULES_BY_CODE["LL001"]) if "class TaskLock(models.Model)" in c.code)
+)
+
+RENAMED_DRIVER = DRIVER.split("with connection.schema_editor()")[0] + textwrap.dedent(
+    """\
+    import inspect
+
+    with connection.schema_editor() as editor:
+        editor.create_model(models.TaskLock)
+    rows = models.TaskLock.objects
+    takes_token = len(inspect.signature(models.unlock).parameters) == 2
+
+
+    def owners():
+        return sorted(rows.values_list("owner", flat=True))
+
+
+    def release(name, owner):
+        return models.unlock(name, owner) if takes_token else models.unlock(name)
+
+
+    def soon():
+        return timezone.now() + timedelta(minutes=5)
+
+
+    found = {}
+    owner = models.get_lock("nightly", soon())
+    release("nightly", owner)
+    found["in_time"] = [owner is not None, owners()]
+    rows.create(name="nightly", owner="other", expires_at=soon())
+    found["held"] = [models.get_lock("nightly", soon()), owners()]
+    rows.all().delete()
+    owner = models.get_lock("nightly", soon())
+    rows.filter(name="nightly").delete()  # A's row expired and B's sweep removed it
+    rows.create(name="nightly", owner="b-token", expires_at=soon())
+    release("nightly", owner)
+    found["taken_over"] = owners()
+    print(json.dumps(found))
+    """
+)
+
+
+def test_the_fixed_release_under_another_parameter_name_leaves_the_next_holders_row(tmp_path):
+    fixed = fix_copy(tmp_path, RENAMED, "--fix", "--unsafe-fixes").read_text(encoding="utf-8")
+    assert "TaskLock.objects.filter(name=lock, owner=token).delete()[0] == 0" in fixed
+    runs = {}
+    for label, source in (("original", RENAMED), ("fixed", fixed)):
+        app = tmp_path / label / "proofapp"
+        app.mkdir(parents=True)
+        (app / "__init__.py").write_text("")
+        (app / "models.py").write_text(source)
+        done = subprocess.run(
+            [sys.executable, "-c", RENAMED_DRIVER], cwd=app.parent, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        runs[label] = (json.loads(done.stdout), done.stderr)
+    (before, before_log), (after, after_log) = runs["original"], runs["fixed"]
+    # Ordinary use is the same: a claim in time is freed; a held row refuses and stays.
+    assert before["in_time"] == after["in_time"] == [True, []]
+    assert before["held"] == after["held"] == [None, ["other"]]
+    # Taken over mid-job: the original frees B's row, the fixed one leaves it and logs.
+    assert before["taken_over"] == []
+    assert after["taken_over"] == ["b-token"]
+    assert "lease" not in before_log
+    assert after_log.count("WARNING lease nightly expired before release") == 1

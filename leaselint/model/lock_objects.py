@@ -145,11 +145,12 @@ class LockObjectsMixin:
             strength = self.recognition(spec.client, site_receiver, scope)[0] if spec.client else 0
             if (
                 not strength
+                and spec.client is not None
                 and type(site_receiver) is cst.Subscript
                 and type(site_receiver.value) is cst.Name
-                and self.walker.imports.get(site_receiver.value.value) == "django.core.cache.caches"
+                and self.walker.imports.get(site_receiver.value.value) in spec.client.client_registries
             ):
-                strength = 1  # `caches["default"].lock(...)`: django-redis's lock, as `cache.lock` is
+                strength = 1  # an item of a mapping of the store's clients (`caches["default"]`)
             if not strength or self.resolver.is_self(site_receiver, scope):
                 return
             if any(self._recognised(store, fake) and store is not spec.client and store.locks_checked for store in stores.STORES):

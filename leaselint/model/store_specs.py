@@ -156,6 +156,8 @@ class Store:
     claims: tuple[ClaimSpec, ...]
     releases: tuple[ReleaseSpec, ...]
     writes: tuple[WriteSpec, ...] = ()
+    # Mappings whose items are this store's clients, by their full names (`caches["default"]`).
+    client_registries: tuple[str, ...] = ()
     reads: tuple[ReadSpec, ...] = ()
     # More calls that hand back the stored value (the key is their first argument): what a fix that
     # changes the value must find every reader of.

@@ -15,6 +15,8 @@ REDIS = Store(
     modules=("redis", "valkey", "aioredis", "django_redis", "coredis"),
     async_modules=("redis.asyncio", "valkey.asyncio", "aioredis", "coredis"),
     client_names=("redis", "client", "conn", "connection", "r", "rdb", "rds", "cache", "valkey"),
+    # Django's named caches: django-redis's `caches["default"].lock(...)`, as `cache.lock` is.
+    client_registries=("django.core.cache.caches",),
     claims=(
         ClaimSpec(
             "set",
