@@ -146,8 +146,8 @@ class ClaimsMixin:
         if spec.form == "script":
             return self._script_claim(site, store, spec)
         if spec.form != "call":
-            self._unique_caught = bool(site.caught & set(store.duplicate_errors))
-            document = self._document_claim(call, spec, site.scope)
+            unique = bool(site.caught & set(store.duplicate_errors))
+            document = self._document_claim(call, spec, site.scope, unique)
             if document is None or document.key is None:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
@@ -328,7 +328,8 @@ class ClaimsMixin:
             return call
         return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
 
-    def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None):
+    def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None, unique: bool = False):
+        """The document a claim writes; `unique`: its duplicate key error is caught (a unique index)."""
         call = self.spread(call, scope)
         if spec.form == "dynamo":
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
@@ -337,7 +338,7 @@ class ClaimsMixin:
             return found if found is not None and stores.lock_model_name(found.model) else None
         if spec.form == "mongo":
             call = self._bound_document(call, scope)
-            return documents.mongo_claim(call, spec.method, unique_caught=getattr(self, "_unique_caught", False))
+            return documents.mongo_claim(call, spec.method, unique_caught=unique)
         if spec.form == "builder":
             found = self._builder(call, scope)
         elif spec.form == "etcd3gw":

@@ -70,6 +70,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         self.ignored_claims: list[tuple] = []
         self.untested_acquires: list[tuple] = []
         self.ignored_releases: list[tuple] = []
+        # attribute name -> the `x.<attr> = x.register_script(...)` calls of the module (releases.py).
+        self.registered: dict | None = None
         self.unawaited_lock_releases: list[tuple] = []
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None

@@ -401,7 +401,7 @@ class ReleasesMixin:
     def _registered_on(self, attr: str):
         """(the `register_script(...)` call, its scope) of the one `x.<attr> = x.register_script(LUA)`
         in the module, or None."""
-        if getattr(self, "registered", None) is None:
+        if self.registered is None:
             self.registered = {}
             makers = {spec.method for store in stores.STORES for spec in store.script_objects}
             for site in self.walker.calls:
