@@ -300,6 +300,26 @@ def lua_claim(script: str) -> tuple[int, bool] | None:
         lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
         return int(write.group(2)), lifetime
     return None
+# `local lock_key = KEYS[1]`, `local ttl = tonumber(ARGV[2])`: a Lua local standing for a key or an argument.
+_LUA_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*((?:tonumber\s*\(\s*)?(?:KEYS|ARGV)\[\d+\](?:\s*\))?)[ \t]*(?=[\r\n;]|--|$)")
+
+
+def lua_plain(script: str) -> str:
+    """The script with each local that stands for a key or an argument, bound once and never
+    assigned again, written as what it stands for (`setnx(lock_key, ...)` -> `setnx(KEYS[1], ...)`)."""
+    if "local" not in script:
+        return script
+    for match in _LUA_LOCAL.finditer(script):
+        name, value = match.group(1), match.group(2)
+        if name in ("KEYS", "ARGV") or len(re.findall(rf"\blocal\s+{name}\b", script)) != 1:
+            continue
+        head, tail = script[: match.end()], script[match.end() :]
+        if re.search(rf"(?<![\w.]){name}\s*=(?!=)", tail):
+            continue  # assigned again further down
+        script = head + re.sub(rf"(?<![\w.\[]){name}\b(?!\s*\()", lambda _: value, tail)
+    return script
+
+
 _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
 
 

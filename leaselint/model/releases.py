@@ -21,6 +21,7 @@ from leaselint.model.call_parts import (
     FIELD_SCRIPT,
     get_arg,
     lua_claim,
+    lua_plain,
     positional_args,
 )
 from leaselint.model.events import Check, Claim, Release
@@ -486,7 +487,8 @@ class ReleasesMixin:
             values = self.resolver.self_attr_values(node.attr.value, scope)
             if len(values) == 1 and values[0][0] is not None:
                 return self._string_value(values[0][0], values[0][1])
-        return literal_string(node)
+        text = literal_string(node)
+        return lua_plain(text) if text is not None else None
 
     def _names_the_class(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """The method's own class: its name, or `cls = self.__class__` (`type(self)`)."""

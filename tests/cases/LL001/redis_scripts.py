@@ -148,6 +148,41 @@ VALID = [
             return True
     """
     ),
+    Valid(
+        """\
+        # no rule reports this
+        import redis
+
+        r = redis.Redis()
+        # Lua locals for the key and the token: a write that is no claim, and a checked release.
+        FILL = '''
+        local entry = KEYS[1]
+        local data = ARGV[1]
+        redis.call('set', entry, data)
+        return redis.call('expire', entry, 60)
+        '''
+        RELEASE = '''
+        local lock_key = KEYS[1]
+        local holder = ARGV[1]
+        if redis.call('get', lock_key) == holder then
+            return redis.call('del', lock_key)
+        end
+        return 0
+        '''
+
+
+        def fill(name, value):
+            r.eval(FILL, 1, f"cache:{name}", value)
+            r.delete(f"cache:{name}")
+
+
+        def run(job, token):
+            if r.set(f"lock:{job}", token, nx=True, ex=30):
+                work(job)
+                if not r.eval(RELEASE, 1, f"lock:{job}", token):
+                    raise LeaseLost(job)
+    """
+    ),
 ]
 
 INVALID = [
@@ -290,6 +325,76 @@ INVALID = [
             if r.set(f"lock:{job}", token, nx=True, ex=30):
                 work(job)
                 return r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token)
+    """,
+        applicability=Applicability.SAFE,
+    ),
+    Invalid(
+        """\
+        import secrets
+
+        import redis
+
+        r = redis.Redis()
+        # The claim names its key and token through Lua locals.
+        CLAIM = '''
+        local lock_key = KEYS[1]
+        local holder = ARGV[1]
+        local ttl = tonumber(ARGV[2])
+        if redis.call('setnx', lock_key, holder) == 1 then
+            redis.call('pexpire', lock_key, ttl)
+            return 1
+        end
+        return 0
+        '''
+        claim = r.register_script(CLAIM)
+
+
+        def run(job):
+            token = secrets.token_hex(16)
+            if not claim(keys=[f"lock:{job}"], args=[token, 30000]):
+                return
+            try:
+                work(job)
+            finally:
+                r.delete(f"lock:{job}")
+    """,
+        line=27,
+        column=9,
+        fixed="""\
+        import logging
+        import secrets
+
+        import redis
+
+        LEASE_RELEASE_SCRIPT = (
+            "if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end"
+        )
+
+        r = redis.Redis()
+        # The claim names its key and token through Lua locals.
+        CLAIM = '''
+        local lock_key = KEYS[1]
+        local holder = ARGV[1]
+        local ttl = tonumber(ARGV[2])
+        if redis.call('setnx', lock_key, holder) == 1 then
+            redis.call('pexpire', lock_key, ttl)
+            return 1
+        end
+        return 0
+        '''
+        claim = r.register_script(CLAIM)
+
+
+        def run(job):
+            token = secrets.token_hex(16)
+            if not claim(keys=[f"lock:{job}"], args=[token, 30000]):
+                return
+            try:
+                work(job)
+            finally:
+                if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
+                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
     """,
         applicability=Applicability.SAFE,
     ),
