@@ -1029,6 +1029,11 @@ class LeaseFixer:
                 f"the stored value is compared after `{decoder}(...)`: a server-side compare sees the stored "
                 "bytes; compare those (or store the token as text) by hand"
             )
+        if release.check is not None and _field_side(release.check):
+            raise NoFix(
+                "the check compares a field of the stored value, and a server-side compare sees the whole "
+                "value: store the token on its own, or compare the field in a Lua script, by hand"
+            )
         if release.check is not None:
             # A client-side check before the release: the `if` that only guards it goes, and its
             # token is kept unless it is as weak as the claim's (then a fresh one is made).
@@ -1896,6 +1901,20 @@ def _read_as_number(node: cst.CSTNode, attr: str) -> bool:
 
 def _mentions_any(node: cst.CSTNode, names: set[str]) -> bool:
     return any(type(n) is cst.Name and n.value in names for n in nodes(node, trivia=False))
+
+
+def _field_side(check) -> bool:
+    """The client-side check compares a field of the read value (`value["owner"]`, `value.get("id")`,
+    `value[0]`), not the value itself."""
+    for operand in (check.comparison.left, *(c.comparator for c in check.comparison.comparisons)):
+        if operand is check.token:
+            continue
+        for node in nodes(operand, trivia=False):
+            if type(node) is cst.Subscript:
+                return True
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "get":
+                return node is not check.read.call
+    return False
 
 
 def _decoded_side(check) -> str | None:

@@ -547,18 +547,27 @@ def decoded(node: cst.BaseExpression) -> str | None:
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
-    """Names a comparison reads directly (`value`, `value.decode()`, `str(value)`)."""
+    """Names a comparison reads directly (`value`, `value.decode()`, `str(value)`), or a field of
+    (`value["owner"]`, `value.get("task_id")`, `value[0]`, `json.loads(value)["owner"]`)."""
     names: set[str] = set()
     operands = [node.left, *(target.comparator for target in node.comparisons)]  # type: ignore[attr-defined]
     for operand in operands:
-        while isinstance(operand, cst.Call):
-            func = operand.func
+        while True:
+            kind = type(operand)
+            if kind is cst.Subscript and len(operand.slice) == 1:  # type: ignore[attr-defined]
+                operand = operand.value  # type: ignore[attr-defined]
+                continue
+            if kind is not cst.Call:
+                break
+            func = operand.func  # type: ignore[attr-defined]
             if isinstance(func, cst.Attribute) and func.attr.value in _SAME_VALUE_METHODS:
                 operand = func.value
-            elif isinstance(func, cst.Name) and func.value in ("str", "bytes") and operand.args:
-                operand = operand.args[0].value
+            elif isinstance(func, cst.Attribute) and func.attr.value == "get" and operand.args:  # type: ignore[attr-defined]
+                operand = func.value
+            elif isinstance(func, cst.Name) and func.value in ("str", "bytes") and operand.args:  # type: ignore[attr-defined]
+                operand = operand.args[0].value  # type: ignore[attr-defined]
             elif decoded(operand) is not None:
-                operand = operand.args[0].value
+                operand = operand.args[0].value  # type: ignore[attr-defined]
             else:
                 break
         if isinstance(operand, cst.Name):
