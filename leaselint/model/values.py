@@ -225,6 +225,12 @@ class Origins:
             if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
                 if isinstance(value.left, cst.Name) and value.left.value == name:
                     value = value.right
+            elif isinstance(value, cst.IfExp):
+                # `owner = socket.gethostname() if not owner else owner`: the other branch fills it in.
+                if isinstance(value.orelse, cst.Name) and value.orelse.value == name:
+                    value = value.body
+                elif isinstance(value.body, cst.Name) and value.body.value == name:
+                    value = value.orelse
             if any(type(n) is cst.Name and n.value == name for n in nodes(value, trivia=False)):
                 continue  # what the caller passed, reworked (`token = encoder.encode(token)`)
             made.append(value)

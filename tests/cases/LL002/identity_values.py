@@ -46,6 +46,28 @@ VALID = [
             cache.delete(key)
 """
     ),
+    Valid(
+        """\
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        def run(job, owner=None):
+            owner = uuid.uuid4().hex if owner is None else owner
+            if not r.set(f"lock:{job}", owner, nx=True, ex=60):
+                return False
+            try:
+                work(job)
+            finally:
+                if not r.eval(RELEASE, 1, f"lock:{job}", owner):
+                    raise LeaseLost(job)
+            return True
+    """
+    ),
 ]
 
 INVALID = [
@@ -90,5 +112,52 @@ INVALID = [
         line=6,
         column=27,
         fixed=None,
+    ),
+    Invalid(
+        """\
+        import socket
+
+        import redis
+
+        r = redis.Redis()
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        def run(job, owner=None):
+            owner = socket.gethostname() if owner is None else owner
+            if not r.set(f"lock:{job}", owner, nx=True, ex=60):
+                return False
+            try:
+                work(job)
+            finally:
+                if not r.eval(RELEASE, 1, f"lock:{job}", owner):
+                    raise LeaseLost(job)
+            return True
+    """,
+        line=11,
+        column=33,
+        fixed="""\
+        import secrets
+        import socket
+
+        import redis
+
+        r = redis.Redis()
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        def run(job, owner=None):
+            owner = socket.gethostname() if owner is None else owner
+            token = secrets.token_hex(16)
+            if not r.set(f"lock:{job}", token, nx=True, ex=60):
+                return False
+            try:
+                work(job)
+            finally:
+                if not r.eval(RELEASE, 1, f"lock:{job}", token):
+                    raise LeaseLost(job)
+            return True
+    """,
+        message_contains="made when the caller passes no `owner`",
     ),
 ]
