@@ -278,7 +278,14 @@ def _lock_row(data: bytes, table: dict) -> bool:
                     end -= 1
                 if stores.lock_model_name(_name_before(data, end).decode("ascii", "replace")):
                     return True
+        if any(module in head for module in modules) and (b"self.create(" in data or b"self.get_or_create(" in data):
+            # A manager's own `self.create(...)`, in a file with a class named for a lock.
+            if any(stores.lock_model_name(m.group(1).decode("ascii", "replace")) for m in _CLASS.finditer(data)):
+                return True
     return False
+
+
+_CLASS = re.compile(rb"^[ \t]*class[ \t]+(\w+)", re.M)
 
 
 def _lock_named_claim(data: bytes, table: dict) -> bool:
@@ -480,7 +487,7 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         for store, spec in stores.claim_specs(method):
             if store.recognised_only and not facts.recognisable(store, call.func.value):  # type: ignore[attr-defined]
                 continue
-            if spec.form == "orm" and not _lock_row_create(call):
+            if spec.form == "orm" and not _lock_row_create(call, facts.manager_class):
                 continue
             if spec.form != "call" or spec.command is not None or spec.needs_reply:
                 return True
@@ -497,17 +504,20 @@ def second_look(tree, plain_writes: bool = True) -> bool:
     return plain_writes and _read_then_set(tree)
 
 
-def _lock_row_create(call) -> bool:
+def _lock_row_create(call, manager_class: bool = False) -> bool:
     """`JobLock.objects.create(name=key, ...)`, as the model takes a row claim: a model named for a
-    lock, keyword arguments alone, one of them naming the row (`self.create(**params)` is none)."""
+    lock, keyword arguments alone, one of them naming the row (`self.create(**params)` is none); in a
+    file with a manager class, its own `self.create(...)` too (the model decides whose rows)."""
     import ast
 
     manager = call.func.value
-    if not (isinstance(manager, ast.Attribute) and manager.attr == stores.ORM_MANAGER and isinstance(manager.value, ast.Name)):
-        return False
     if call.args or any(k.arg is None for k in call.keywords):
         return False
-    return stores.lock_model_name(manager.value.id) and any(k.arg in stores.ROW_KEY_FIELDS for k in call.keywords)
+    if manager_class and isinstance(manager, ast.Name) and manager.id == "self":
+        return any(stores.row_key_name(k.arg) for k in call.keywords)
+    if not (isinstance(manager, ast.Attribute) and manager.attr == stores.ORM_MANAGER and isinstance(manager.value, ast.Name)):
+        return False
+    return stores.lock_model_name(manager.value.id) and any(stores.row_key_name(k.arg) for k in call.keywords)
 
 
 def _read_then_set(tree) -> bool:
@@ -581,6 +591,8 @@ class _Facts:
         self.defined_names: set[str] = set()
         # A class of the file is lock-shaped (stores.lock_shaped).
         self.lock_class = False
+        # A class of the file derives from a Django manager or queryset (`class LockManager(Manager)`).
+        self.manager_class = False
 
     def collect(self, tree) -> None:
         import ast
@@ -605,6 +617,11 @@ class _Facts:
                 if type(node.ctx) is not load:
                     self.bound_attrs.add(node.attr)
             elif kind is ast.ClassDef:
+                if not self.manager_class:
+                    self.manager_class = any(
+                        (base.attr if type(base) is attribute else getattr(base, "id", "")).endswith(("Manager", "QuerySet"))
+                        for base in node.bases
+                    )
                 if not self.lock_class:
                     defined = [item.name for item in node.body if type(item) in functions]
                     self.lock_class = stores.lock_shaped(node.name, defined)

@@ -28,8 +28,68 @@ from leaselint.model.values import UNKNOWN
 from leaselint.model.walk import CallSite
 
 
+# Manager calls between `objects` and `get` that keep picking rows of the model.
+_ROW_CHAINS = frozenset({"select_for_update", "filter", "exclude", "using", "all"})
+
+
+def _row_class(cls) -> bool:
+    """A Django model class (a base named `Model`), the rows of which are objects."""
+    return any(base.split(".")[-1] == "Model" for base in cls.bases)
+
+
 class ClaimsMixin:
     """The Classifier's part that tells these (see classify.py)."""
+
+    def manager_model(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """The model whose rows a manager expression other than `Model.objects` makes: a manager
+        class's own `self` (the module's model that sets `objects = ThatManager()`, else the class's
+        name without `Manager`), or `cls.objects` in a model's classmethod."""
+        method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
+        cls = method.cls if method is not None else None
+        if cls is None:
+            return None
+        if self.resolver.is_self(node, scope):
+            if not any(base.split(".")[-1].endswith(("Manager", "QuerySet")) for base in cls.bases):
+                return None
+            for other in self.walker.classes:
+                for value in other.bindings.get(stores.ORM_MANAGER, []):
+                    made = value.func if type(value) is cst.Call else None
+                    if type(made) is cst.Name and made.value == cls.name:
+                        return other.name
+            return cls.name.removesuffix("Manager").removesuffix("QuerySet") or None
+        if (
+            type(node) is cst.Attribute
+            and node.attr.value == stores.ORM_MANAGER
+            and type(node.value) is cst.Name
+            and method is not None
+            and method.params[:1] == [node.value.value]
+            and _row_class(cls)
+        ):
+            return cls.name  # `cls.objects.create(...)` in a classmethod of the model
+        return None
+
+    def row_model(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """The lock model of a row object: the model's own `self`, or a name bound once to a row read
+        or made by the model's manager (`row = JobLock.objects.get(name=key)`)."""
+        if self.resolver.is_self(node, scope):
+            method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
+            cls = method.cls if method is not None else None
+            return cls.name if cls is not None and _row_class(cls) else None
+        if type(node) is not cst.Name:
+            return None
+        found = self.resolver.single_value(node.value, scope)
+        value = found[0] if found is not None else None
+        if type(value) is cst.Await:
+            value = value.expression
+        if type(value) is not cst.Call or type(value.func) is not cst.Attribute:
+            return None
+        if value.func.attr.value not in ("get", "create"):
+            return None
+        manager = value.func.value
+        # `JobLock.objects.select_for_update().get(...)`
+        while type(manager) is cst.Call and type(manager.func) is cst.Attribute and manager.func.attr.value in _ROW_CHAINS:
+            manager = manager.func.value
+        return documents._model_manager(manager, lambda inner: self.manager_model(inner, found[1]))  # type: ignore[index]
 
     def forever_by_default(self, node: cst.BaseExpression, scope, forever: tuple, depth: int = 0) -> bool:
         """A lifetime that is `forever` unless a caller says otherwise: a parameter defaulting to
@@ -328,13 +388,27 @@ class ClaimsMixin:
             return call
         return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
 
+    def _bound_keyword(self, call: cst.Call, name: str, scope: Scope | None) -> cst.Call:
+        """`get_or_create(name=key, defaults=defaults)` where `defaults = {...}` once in the function:
+        the call with the dict written in."""
+        args = list(call.args)
+        for index, arg in enumerate(args):
+            if scope is None or arg.keyword is None or arg.keyword.value != name or type(arg.value) is not cst.Name:
+                continue
+            found = self.resolver.single_value(arg.value.value, scope)
+            if found is not None and type(found[0]) is cst.Dict and found[1] is scope:
+                args[index] = arg.with_changes(value=found[0])
+                return call.with_changes(args=args)
+        return call
+
     def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None, unique: bool = False):
         """The document a claim writes; `unique`: its duplicate key error is caught (a unique index)."""
         call = self.spread(call, scope)
         if spec.form == "dynamo":
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "orm":
-            found = documents.orm_claim(call)
+            call = self._bound_keyword(call, "defaults", scope)
+            found = documents.orm_claim(call, (lambda node: self.manager_model(node, scope)) if scope is not None else None)
             return found if found is not None and stores.lock_model_name(found.model) else None
         if spec.form == "mongo":
             call = self._bound_document(call, scope)

@@ -27,7 +27,12 @@ def _timed(name: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
     words += [name.lower()[i:] for i in range(1, len(name)) if name.lower()[i:].startswith(("time", "stamp"))]  # `uptime`
     # A word that begins with one (`expires`, `leaseUntil`), not one inside another (`release_code`).
-    return any(word.startswith(LIFETIME_WORDS) for word in words) or name.lower().endswith("_at") or words[-1:] == ["at"]
+    return (
+        any(word.startswith(LIFETIME_WORDS) for word in words)
+        or "age" in words  # `max_age`
+        or name.lower().endswith("_at")
+        or words[-1:] == ["at"]
+    )
 
 
 DYNAMO_TYPES = ("S", "N", "B")
@@ -60,6 +65,9 @@ class Document:
     # DynamoDB: the condition expression and the attribute names (or None), as the call (or its
     # `**args`) gives them.
     conditions: tuple = (None, None)
+    # A row deleted as an object (`self.delete()` in the lock model, `row.delete()`): by its own
+    # primary key, the row this holder made, not by a filter.
+    instance: bool = False
 
 
 def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
@@ -377,15 +385,16 @@ def _transaction_call(node: cst.BaseExpression):
 
 # Django's ORM ---------------------------------------------------------------
 
-def _model_manager(node: cst.BaseExpression) -> str | None:
-    """`JobLock.objects` -> "JobLock"."""
+def _model_manager(node: cst.BaseExpression, model_of=None) -> str | None:
+    """`JobLock.objects` -> "JobLock"; `model_of(node)` names the model of other managers (a
+    manager's own `self`), or None."""
     if (
         isinstance(node, cst.Attribute)
         and node.attr.value == stores.ORM_MANAGER
         and isinstance(node.value, cst.Name)
     ):
         return node.value.value
-    return None
+    return model_of(node) if model_of is not None else None
 
 
 def _keywords(call: cst.Call) -> dict[str, cst.BaseExpression] | None:
@@ -402,21 +411,26 @@ def _row_key(fields: dict[str, cst.BaseExpression]) -> str | None:
     return next((name for name in stores.ROW_KEY_FIELDS if name in fields), None)
 
 
-def orm_claim(call: cst.Call) -> Document | None:
+def _orm_row_key(fields: dict[str, cst.BaseExpression]) -> str | None:
+    """The field naming a lock model's row (stores.row_key_name)."""
+    return _row_key(fields) or next((name for name in fields if stores.row_key_name(name)), None)
+
+
+def orm_claim(call: cst.Call, model_of=None) -> Document | None:
     """`JobLock.objects.create(name=key, owner=token, expires_at=...)`: a row made under a unique name."""
-    model = _model_manager(call.func.value) if isinstance(call.func, cst.Attribute) else None  # type: ignore[arg-type]
+    model = _model_manager(call.func.value, model_of) if isinstance(call.func, cst.Attribute) else None  # type: ignore[arg-type]
     fields = _keywords(call)
     if model is None or not fields:
         return None
     if call.func.attr.value == "get_or_create":  # type: ignore[union-attr]
         # `lock, created = JobLock.objects.get_or_create(name=key, defaults={...})`: made when absent.
         written = _fields(fields.pop("defaults", None))[0]
-        key_field = _row_key(fields) or next((n for n in fields if "__" not in n and not _timed(n)), None)
+        key_field = _orm_row_key(fields) or next((n for n in fields if "__" not in n and not _timed(n)), None)
         if key_field is None:
             return None
         fields = {**fields, **written}
     else:
-        key_field = _row_key(fields)
+        key_field = _orm_row_key(fields)
     if key_field is None:
         return None
     token_field = next((name for name in TOKEN_FIELDS if name in fields and name != key_field), None)
@@ -434,20 +448,27 @@ def orm_claim(call: cst.Call) -> Document | None:
     )
 
 
-def orm_release(call: cst.Call) -> Document | None:
+def orm_release(call: cst.Call, model_of=None, row_of=None) -> Document | None:
     """`JobLock.objects.filter(name=key).delete()`: checked when the filter names more than the key
-    (the owner); a filter on a past lifetime takes over expired rows on purpose."""
+    (the owner); a filter on a past lifetime takes over expired rows on purpose. `row.delete()`, where
+    `row_of(row)` names the lock model of the object (the model's own `self`), deletes that row by
+    its primary key: the row this holder made."""
     func = call.func
-    if call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Call):
+    if call.args or not isinstance(func, cst.Attribute):
         return None
+    if not isinstance(func.value, cst.Call):
+        model = row_of(func.value) if row_of is not None else None
+        if model is None:
+            return None
+        return Document(key_field="pk", key=func.value, model=model, checked=True, instance=True)
     chosen = func.value
     if not isinstance(chosen.func, cst.Attribute) or chosen.func.attr.value != "filter":
         return None
-    model = _model_manager(chosen.func.value)
+    model = _model_manager(chosen.func.value, model_of)
     fields = _keywords(chosen)
     if model is None or not fields:
         return None
-    key_field = _row_key(fields)
+    key_field = _orm_row_key(fields)
     if key_field is None:
         return None
     others = [name for name in fields if name != key_field]

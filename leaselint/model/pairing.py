@@ -57,8 +57,18 @@ def pair(
             ident = _parameter_ident(claim)
             if ident is not None and lease not in by_parameter.get(ident, []):
                 by_parameter.setdefault(ident, []).append(lease)
+    by_model: dict[str, list[Lease]] = {}
+    for lease in leases.values():
+        for claim in lease.claims:
+            model = claim.document.model if claim.document is not None else None
+            if model and lease not in by_model.get(model, []):
+                by_model.setdefault(model, []).append(lease)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
+        if release.document is not None and release.document.instance:
+            # `self.delete()` in the lock model, `row.delete()`: a row of the model's one lease.
+            found = by_model.get(release.document.model or "", [])
+            lease = found[0] if len(found) == 1 else None
         if lease is None:
             # `get_lock(name)` and `unlock(lock)`: the caller's key, whatever each parameter is called.
             found = by_parameter.get(_parameter_ident(release) or (), [])
@@ -151,7 +161,7 @@ def _check_document_conditions(lease: Lease) -> None:
         if not fields or document is None or not release.checked or release.spec.self_evident:
             continue
         if release.spec.form in ("mongo", "orm"):
-            release.checked = bool(fields & set(document.fields))
+            release.checked = document.instance or bool(fields & set(document.fields))
             continue
         expression, names = (_code(node) if node is not None else "" for node in document.conditions)
         # A field the release names in its key (`concurrency_id`, a slot) is no holder's token.

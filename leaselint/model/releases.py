@@ -429,7 +429,11 @@ class ReleasesMixin:
             document = documents.mongo_release(call)
             entries = [(document.key_field, document.key)] if document is not None else []
         elif spec.form == "orm":
-            document = documents.orm_release(call)
+            document = documents.orm_release(
+                call,
+                lambda node: self.manager_model(node, site.scope),
+                lambda node: self.row_model(node, site.scope),
+            )
             document = document if document is not None and stores.lock_model_name(document.model) else None
             entries = [(document.key_field, document.key)] if document is not None else []
         else:

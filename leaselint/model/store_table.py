@@ -570,6 +570,20 @@ ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource
 _NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 
 
+_NOT_ROW_KEY = ("owner", "holder", "worker", "_by", "user", "until", "expire", "time", "stamp", "_at", "date", "age")
+
+
+def row_key_name(name: str) -> bool:
+    """A lock model's field that names the row: a usual name, or one that says so (`locked_object`,
+    `resource_key`, `task_name`); not an owner, a lookup (`name__in`) or a time."""
+    if name in ROW_KEY_FIELDS:
+        return True
+    lowered = name.lower()
+    if "__" in name or any(word in lowered for word in _NOT_ROW_KEY):
+        return False
+    return lowered.startswith("lock") or lowered.endswith(("_name", "_key", "_object", "_resource"))
+
+
 def lock_model_name(name: str | None) -> bool:
     """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases (LOCK_CLASS_WORDS)."""
     return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))

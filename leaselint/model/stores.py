@@ -27,6 +27,7 @@ from leaselint.model.store_table import (  # noqa: F401
     ROW_KEY_FIELDS,
     STORES,
     lock_model_name,
+    row_key_name,
 )
 
 
