@@ -233,3 +233,53 @@ def test_the_fixed_release_under_another_parameter_name_leaves_the_next_holders_
     assert after["taken_over"] == ["b-token"]
     assert "lease" not in before_log
     assert after_log.count("WARNING lease nightly expired before release") == 1
+
+
+# A lock model's row deleted as an object (`self.delete()` in its `release()`), claimed through its
+# manager's `get_or_create`: LL006's fix tests the deleted count and logs a lost lease.
+OBJECT_ROW = textwrap.dedent(next(c.code for c in cases.invalid(RULES_BY_CODE["LL006"]) if "objects = LockManager()" in c.code))
+
+OBJECT_ROW_DRIVER = DRIVER.split("with connection.schema_editor()")[0] + textwrap.dedent(
+    """\
+    with connection.schema_editor() as editor:
+        editor.create_model(models.JobLock)
+    rows = models.JobLock.objects
+
+
+    def names():
+        return sorted(rows.values_list("locked_object", flat=True))
+
+
+    found = {}
+    lock = rows.acquire_lock("nightly")
+    found["in_time"] = [lock.release(), names()]
+    lock = rows.acquire_lock("nightly")
+    # A's row expired; B's sweep removed it and B claimed the name again (a new row, a new key).
+    rows.filter(locked_object="nightly").delete()
+    rows.create(locked_object="nightly", expires_on=timezone.now() + timedelta(minutes=5))
+    found["taken_over"] = [lock.release(), names()]
+    print(json.dumps(found))
+    """
+)
+
+
+def test_the_fixed_object_row_release_reports_a_lost_lease(tmp_path):
+    fixed = fix_copy(tmp_path, OBJECT_ROW).read_text(encoding="utf-8")
+    assert "if self.delete()[0] == 0:" in fixed
+    results = []
+    for label, source in (("original", OBJECT_ROW), ("fixed", fixed)):
+        app = tmp_path / label / "proofapp"
+        app.mkdir(parents=True)
+        (app / "__init__.py").write_text("")
+        (app / "models.py").write_text(source)
+        done = subprocess.run(
+            [sys.executable, "-c", OBJECT_ROW_DRIVER], cwd=app.parent, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        results.append((json.loads(done.stdout), done.stderr))
+    (before, before_log), (after, after_log) = results
+    # The same answers and rows: the release still answers True, B's row stays either way.
+    assert before == after == {"in_time": [True, []], "taken_over": [True, ["nightly"]]}
+    # Only the fixed release tells that A's row was gone.
+    assert "lease" not in before_log
+    assert after_log.count("WARNING lease JobLock object") == 1
