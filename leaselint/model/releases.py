@@ -326,7 +326,7 @@ class ReleasesMixin:
         func = site.call.func
         found = None
         if type(func) is cst.Name:
-            found = self.resolver.single_value(func.value, site.scope)
+            found = self.resolver.single_value(func.value, site.scope) or self._cached_maker(func.value, site.scope)
         elif type(func) is cst.Attribute and self.resolver.is_self(func.value, site.scope):
             if not script_object_call(site.call):
                 return []
@@ -385,6 +385,25 @@ class ReleasesMixin:
             )
             return [release]
         return []
+
+    def _cached_maker(self, name: str, scope: Scope):
+        """(the call, its scope) of the one `register_script(...)` a name bound more than once is
+        given, its other bindings reads of a cache of it (`script = self._scripts[0]`, then
+        `if not script: script = r.register_script(LUA)`)."""
+        where = self.resolver.defining_scope(name, scope)
+        values = where.bindings.get(name, []) if where is not None else []
+        makers = []
+        for value in values:
+            inner = value.expression if type(value) is cst.Await else value
+            if type(inner) is cst.Call and type(inner.func) is cst.Attribute and stores.script_object_specs(inner.func.attr.value):
+                makers.append(value)
+            elif not (
+                type(inner) in (cst.Subscript, cst.Attribute)
+                or (type(inner) is cst.Name and inner.value == "None")
+                or (type(inner) is cst.Call and type(inner.func) is cst.Attribute and inner.func.attr.value == "get")
+            ):
+                return None
+        return (makers[0], where) if len(makers) == 1 else None
 
     def _made_by_property(self, attr: str, scope: Scope):
         """(the call, its scope) a `@cached_property` (or `@property`) of the class returns:
