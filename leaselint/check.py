@@ -128,13 +128,14 @@ def _check_module(
 
     project = settings.project
     if project is not None:
-        project = (project[0], project[1], {name: (summary, where) for name, summary, where in project[2]})
+        project = (project[0], project[1], {name: (summary, where) for name, summary, where in project[2]}, *project[3:])
     model = build_model(module, project, settings.tests, text)
     if summary_out is not None:
         from leaselint.model.summary import exports, wants
 
         summary_out["exports"] = exports(model)
         summary_out["wants"] = wants(model)
+        summary_out["keyed"] = model.keyed
     context = Context(model=model, fixer=LeaseFixer(model, settings.release, text))
     index = LineIndex(text)
     noqa = directives(text)
@@ -174,7 +175,7 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     try:
         diagnostics = check_text(source.text, settings, result.internal_errors, summary_out=summary)
         if summary:
-            result.summary = (summary["exports"], summary["wants"])
+            result.summary = (summary["exports"], summary["wants"], summary["keyed"])
     except ParseFailure as exc:
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]

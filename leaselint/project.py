@@ -31,6 +31,15 @@ def absolute(level: int, dotted: str, module: str, is_package: bool) -> str:
     return ".".join([*parts, dotted] if dotted else parts)
 
 
+def absolute_key(shape, module: str, is_package: bool):
+    """A portable shape with its imports named from the project's root (`("import", 0, "app.keys.X")`)."""
+    if type(shape) is not tuple or not shape:
+        return shape
+    if shape[0] == "import":
+        return ("import", 0, absolute(shape[1], shape[2], module, is_package))
+    return tuple(absolute_key(part, module, is_package) if type(part) is tuple else part for part in shape)
+
+
 def outside_project(dotted: str) -> bool:
     """A module of the standard library or of a store's client: no project function is in it."""
     top = dotted.split(".", 1)[0]

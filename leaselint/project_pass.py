@@ -41,7 +41,8 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             summary = cache.get(key + SUMMARY)
         if summary is not None:
             summaries[index] = summary
-    if not any(summary[0] or summary[1] for summary in summaries.values()):
+    keyed_by = {index: summary[2] for index, summary in summaries.items() if len(summary) > 2 and summary[2]}
+    if not keyed_by and not any(summary[0] or summary[1] for summary in summaries.values()):
         return
     from leaselint.project import Project
 
@@ -55,17 +56,28 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
         return _summarise_outside(path, cache, project)
 
     project = Project(settings.root, summarise_file)
-    for index, (exports, _) in summaries.items():
-        if exports:
-            project.add(paths[index], exports)
+    for index, summary in summaries.items():
+        if summary[0]:
+            project.add(paths[index], summary[0])
+    if keyed_by and skipped:
+        # A release whose claim is in another module is often alone in its file, which the
+        # prefilter passes over: the files that name a claimed key are read for their events.
+        for index in _naming_claimed_keys(keyed_by, skipped, paths, looks, settings, cache, results, run):
+            summary = results[index][0].summary if results[index] is not None else None
+            if summary is not None and len(summary) > 2 and summary[2]:
+                summaries[index] = summary
+                keyed_by[index] = summary[2]
+    foreign = _foreign(keyed_by, paths, project)
     # Index -> (the project settings it was linted with, its cache key): what each round did.
     linted: dict[int, tuple] = {}
     searched: set[str] = set()
     for _ in range(ROUNDS):
         todo: list = []
         done: dict[int, tuple] = {}
-        for index, (_, wants) in summaries.items():
-            _project_job(index, paths[index], looks[index], wants, project, settings, cache, results, todo, linted, done)
+        for index, summary in summaries.items():
+            _project_job(
+                index, paths[index], looks[index], summary[1], project, settings, cache, results, todo, linted, done, foreign.get(index)
+            )
         # A passed-over file read for its summary on demand may call another module's function too.
         names = sorted(project.exported_names() - searched)
         searched.update(names)
@@ -83,7 +95,7 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             if summary is None or not summary[0]:
                 continue
             if summary[0] != summaries.get(index, ((), ()))[0]:
-                summaries[index] = (summary[0], summaries.get(index, ((), summary[1]))[1])
+                summaries[index] = (summary[0], summaries.get(index, ((), summary[1]))[1], *summaries.get(index, ((), (), ()))[2:])
                 project.add(paths[index], summary[0])
                 grown = True
         if not grown:
@@ -125,10 +137,13 @@ def _passed_over(names, skipped, paths, looks, project, settings, cache, results
                 cache.put(key + mark, [])
 
 
-def _project_job(index, path, look, wants, project, settings: Settings, cache, results, todo, linted=None, done=None) -> bool:
-    """Whether the file uses summaries: then its result with them is in `results` or queued in `todo`
-    (not again when an earlier round linted it with the same summaries)."""
+def _project_job(index, path, look, wants, project, settings: Settings, cache, results, todo, linted=None, done=None, foreign=None) -> bool:
+    """Whether the file uses summaries (or other modules' halves of its leases, `foreign`): then its
+    result with them is in `results` or queued in `todo` (not again when an earlier round linted it
+    with the same summaries)."""
     needed = project.settings_for(path, wants) if wants else None
+    if foreign:
+        needed = (*(needed or (*project.name_of(path)[:2], ())), foreign)
     if needed is None:
         return False
     if linted is not None and linted.get(index, (None,))[0] == needed:
@@ -151,6 +166,81 @@ def _project_job(index, path, look, wants, project, settings: Settings, cache, r
             return True
     todo.append((index, path, data, file_settings, key, False))
     return True
+
+
+def _foreign(keyed_by: dict, paths: list, project) -> dict:
+    """Index -> the other modules' events that pair with the file's unpaired claims and releases
+    (model/keyed.py): (kind, store, key, receiver, "path:line"), keys named from the project's root."""
+    from leaselint.project import absolute_key
+
+    found: dict[tuple, list] = {}
+    mine: dict[int, list] = {}
+    for index, events in keyed_by.items():
+        module, is_package, _ = project.name_of(paths[index])
+        where = os.path.relpath(os.path.abspath(paths[index]), project.root).replace(os.sep, "/")
+        for kind, store, key, receiver, line in events:
+            event = (kind, store, absolute_key(key, module, is_package), absolute_key(receiver, module, is_package), f"{where}:{line}")
+            found.setdefault((kind, store, event[2]), []).append((index, event))
+            mine.setdefault(index, []).append(event)
+    out: dict[int, tuple] = {}
+    for index, events in mine.items():
+        matched = set()
+        for kind, store, key, receiver, _ in events:
+            other = "release" if kind == "claim" else "claim"
+            for there, event in found.get((other, store, key), ()):
+                if there != index and (receiver is None or event[3] is None or receiver == event[3]):
+                    matched.add(event)
+        if matched:
+            out[index] = tuple(sorted(matched, key=repr))
+    return out
+
+
+def _naming_claimed_keys(keyed_by, skipped, paths, looks, settings: Settings, cache, results, run) -> list[int]:
+    """Files the prefilter passed over that name a key another module claims (its literal text, the
+    `self` attribute, the imported name) and delete something: linted here for their events."""
+    needles = set()
+    for events in keyed_by.values():
+        for kind, _, key, _, _ in events:
+            if kind == "claim":
+                needles.update(_needles(key))
+    needles = {n for n in needles if len(n) >= 4}
+    if not needles:
+        return []
+    todo: list = []
+    for index in skipped:
+        data = looks[index][0]
+        if data is None:
+            data = read(paths[index], settings)[0]
+        if data is None or b".delete(" not in data or not any(n in data for n in needles):
+            continue
+        file_settings = settings.for_file(paths[index])
+        key = cache.key(data, file_settings) if cache is not None else None
+        if cache is not None:
+            hit, summary = cache.get(key), cache.get(key + SUMMARY)
+            if hit is not None and summary is not None:
+                results[index] = _cached(paths[index], data, hit)
+                results[index][0].summary = tuple(summary)
+                continue
+        todo.append((index, paths[index], data, file_settings, key, False))
+    run(todo)
+    return [index for index in skipped if results[index] is not None and results[index][0].summary is not None]
+
+
+def _needles(key) -> set[bytes]:
+    """Words a file naming the portable key holds: its literal text, attribute and imported names."""
+    found: set[bytes] = set()
+    if type(key) is str:
+        found.add(key.encode("utf-8", "replace"))
+    elif type(key) is tuple and key:
+        if key[0] == "self":
+            found.add(key[1].encode())
+        elif key[0] == "import":
+            found.add(key[2].rsplit(".", 1)[-1].encode())
+        else:
+            for part in key[1:]:
+                if type(part) in (tuple, str):
+                    found.update(_needles(part))
+    return found
 
 
 def _summarise_outside(path: str, cache, project=None) -> tuple:

@@ -229,6 +229,8 @@ class SwallowedLostRelease(Rule):
             evident = not release.scope.is_test if release.via is not None else release.spec.self_evident
             if not (evident or id(release) in leased):
                 continue
+            if release.after_failed_claim is not None:
+                continue  # a cleanup where the claim failed: no lease was held to lose
             what = f"token-checked release of `{key_text(release)}`"
             if release.unread is not None:
                 try:

@@ -9,6 +9,7 @@ import libcst as cst
 from leaselint.model.call_parts import FIELD_SCRIPT
 from leaselint.model.classify import Classifier
 from leaselint.model.events import LeaseModel
+from leaselint.model.keyed import events, pair_foreign
 from leaselint.model.keys import code_of, NodeCode, Resolver, literal_string
 from leaselint.model.pairing import mark_coroutines, pair
 from leaselint.model.positions import positions as module_positions
@@ -127,6 +128,9 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         classifier.called,
         positions.start_line,
     )
+    claims = classifier.claims + classifier.paired_claims
+    leases += pair_foreign(project, claims, classifier.releases, leases, classifier.counted, walker.imports, walker.import_levels)
+    keyed = events(claims, classifier.releases, leases, classifier.counted, walker.imports, walker.import_levels)
     mark_coroutines(leases)
     for lease in leases:
         # `with cache.transact(): if cache.get(key) == token: cache.touch(key, ttl)`: checked, one step.
@@ -134,6 +138,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
     return LeaseModel(
         module=module,
         leases=leases,
+        keyed=keyed,
         lock_key_deletes=classifier.lock_key_deletes(leases),
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,

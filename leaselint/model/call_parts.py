@@ -226,7 +226,46 @@ def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
 
 
 def _command_words(call: cst.Call) -> list[str]:
+    call = formatted_command(call) or call
     return [(literal_string(a) or "").upper() for a in positional_args(call)]
+
+
+FORMATTED = (
+    "the command is one formatted string (`execute_command(f\"SET {key} {value} NX\")`): "
+    "pass its words as arguments to change it"
+)
+
+
+def formatted_command(call: cst.Call) -> cst.Call | None:
+    """`execute_command(f"SET {key} {token} NX PX {ttl}")` as `execute_command("SET", key, token, "NX",
+    "PX", ttl)`: the f-string's words, each standing alone (a word glued to an expression, `lock:{k}`,
+    is no argument to tell), or None."""
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    string = call.args[0].value
+    if type(string) is not cst.FormattedString or string.prefix.lower() not in ("f", "rf", "fr"):
+        return None
+    args: list = []
+    glued = False  # the last token can take no more: an expression, or text with no space after it
+    for part in string.parts:
+        if type(part) is cst.FormattedStringText:
+            text = part.value
+            if glued and text[:1] and not text[:1].isspace():
+                return None
+            if args and text[:1] and not text[:1].isspace() and type(args[-1]) is not str:
+                return None
+            args.extend(text.split())
+            glued = bool(text) and not text[-1:].isspace()
+        else:
+            if glued or part.format_spec is not None or part.conversion is not None:
+                return None
+            args.append(part.expression)
+            glued = True
+    if len(args) < 2 or type(args[0]) is not str:
+        return None
+    return call.with_changes(
+        args=[cst.Arg(cst.SimpleString(repr(a)) if type(a) is str else a) for a in args]
+    )
 
 
 def _from_store(imported: str, store: Store) -> bool:

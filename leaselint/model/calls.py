@@ -141,7 +141,7 @@ class SummarisedCalls:
 
     def __init__(self, classifier, project) -> None:
         self.classifier = classifier
-        self.module, self.is_package, self.functions = project
+        self.module, self.is_package, self.functions = project[:3]
         walker = classifier.walker
         self.walker = walker
         # Absolute import origin -> the name this module binds it to.

@@ -6,6 +6,8 @@ import libcst as cst
 
 from leaselint.model import documents, stores
 from leaselint.model.call_parts import (
+    FORMATTED,
+    formatted_command,
     _absence_test,
     _block_of,
     _EVENT_FIELDS,
@@ -182,8 +184,11 @@ class ClaimsMixin:
         if spec.by_old_value and not self._old_value_tested(site):
             return None
         lifetime = None
+        formatted = None
         if spec.command is not None:
             words = self._command_words(call)
+            formatted = formatted_command(call)
+            call = formatted or call
             if not words or words[0] != spec.command or spec.command_flag not in words[1:]:
                 return None
             has_lifetime = any(word in words[1:] for word in spec.lifetime_words)
@@ -223,6 +228,8 @@ class ClaimsMixin:
                 return None
             common, in_pipeline = self._common(site, store, key, member=member)
             value = get_arg(call, spec.value) if spec.value is not None else None
+            if formatted is not None:
+                common["no_fix"] = FORMATTED
         usage, result_name, reads, pipeline_read = self._answer(site, in_pipeline)
         return Claim(
             **common,

@@ -128,6 +128,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin)
         self.ignored_claims = self._ignored_claim_calls()
         self.untested_acquires = self._untested_acquires()
         self.ignored_releases = self._ignored_release_calls()
+        for release in self.answered_calls:
+            release.after_failed_claim = self._after_failed_claim(release)
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")

@@ -199,6 +199,9 @@ class Lease:
     # Plain writes of the lease's own key after a claim in its function, or in another method of its
     # class (`set(key, "busy")`, a heartbeat): they replace the token a checked release would compare with.
     overwrites: list[Write] = field(default_factory=list)
+    # The other half of a lease split across modules (model/keyed.py): "path:line" of its claim (for
+    # a lease of releases) or of its release (for a lease of claims).
+    foreign: str = ""
 
 
 @dataclass(eq=False)
@@ -249,6 +252,8 @@ class LeaseModel:
     ignored_releases: list = field(default_factory=list)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
+    # Claims and blind releases no lease of the module holds, by portable key (model/keyed.py).
+    keyed: tuple = ()
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
     extend_scripts: dict = field(default_factory=dict)
     # A module constant holding a hash field's compare-and-delete script (`hget` == ARGV[2], then `hdel`).

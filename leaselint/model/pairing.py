@@ -38,15 +38,9 @@ def pair(
     """
     leases: dict[tuple, Lease] = {}
     for claim in claims:
-        ident = (claim.receiver_shape, claim.key_shape)
-        if ident in counted or (_unanswered(claim) and not _names_a_lock(claim.key_shape) and not _in_lock_class(claim.scope)):
-            continue
-        if claim.store.records and not _used_as_claim(claim):
-            continue
-        if claim.scope.is_test and not (claim.decides or _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)):
-            # A test that asserts what a conditional create answers tests the store, not a lease.
-            continue
-        leases.setdefault(ident, Lease(*ident)).claims.append(claim)
+        if leasable(claim, counted):
+            ident = (claim.receiver_shape, claim.key_shape)
+            leases.setdefault(ident, Lease(*ident)).claims.append(claim)
     for lease in leases.values():
         # `setnx`, then `getset` to take over an expired holder's key: one claim, the getset its second step.
         created = {id(c.scope) for c in lease.claims if not c.spec.by_old_value}
@@ -111,6 +105,21 @@ def pair(
                 elif any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+def leasable(claim: Claim, counted: set) -> bool:
+    """A claim that makes a lease once something releases its key: not a counted key (a rate
+    limit), not a cache write (an answer never asked, a key that names no lock), not a record."""
+    if (claim.receiver_shape, claim.key_shape) in counted:
+        return False
+    if _unanswered(claim) and not _names_a_lock(claim.key_shape) and not _in_lock_class(claim.scope):
+        return False
+    if claim.store.records and not _used_as_claim(claim):
+        return False
+    if claim.scope.is_test and not (claim.decides or _names_a_lock(claim.key_shape) or _names_a_lock(claim.receiver_shape)):
+        # A test that asserts what a conditional create answers tests the store, not a lease.
+        return False
+    return True
 
 
 def _renews(expire: Expire | Write, claim: Claim, called: dict[int, set[str]], writes: bool = False) -> bool:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from leaselint.diagnostics import Position
+
 from leaselint.model import documents, stores
 from leaselint.model.call_parts import (
+    FORMATTED,
+    formatted_command,
     SPREAD,
     _is_none,
     _compares_argument,
@@ -33,31 +37,93 @@ from leaselint.model.values import _is_property
 from leaselint.model.walk import CallSite, does_nothing, script_object_call
 
 
+class _Standing:
+    """A call of the class's own claiming method, standing in for its claim (see _claiming_calls)."""
+
+    answer_unknown = False
+
+    def __init__(self, call: cst.Call, scope: Scope, start) -> None:
+        self.call, self.scope, self.start = call, scope, start
+        self.spec = _NOT_OLD_VALUE
+
+
+class _NotOldValue:
+    by_old_value = False
+
+
+_NOT_OLD_VALUE = _NotOldValue()
+
+
 class ReleasesMixin:
     """The Classifier's part that tells these (see classify.py)."""
 
     def _after_failed_claim(self, release: Release) -> cst.If | None:
         """In the branch where a claim of the same key just failed: `if not r.set(k, ...): r.delete(k)`."""
         site = self.sites.get(id(release.call))
+        if site is None and release.via is not None:
+            site = next((s for s in self.walker.calls if s.call is release.call), None)
         if site is None:
             return None
         claims = [
             c
             for c in (*self.claims, *self.paired_claims)
             if c.scope is release.scope and c.key_shape == release.key_shape and not c.answer_unknown
-        ]
+        ] or self._claiming_calls(release)
         for guard, in_body in zip(site.guards, site.in_body) if claims else ():
             test = guard.test
             negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
             inner = test.expression if negated else test
             for claim in claims:
-                if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker)):
+                if not (_holds(inner, claim.call, None) or _is_result(inner, claim, self.walker) or self._counts(inner, claim)):
                     continue
                 # A `getset` answers the old value: a true answer says the claim failed.
                 failed = negated != claim.spec.by_old_value
                 if (failed and in_body) or (not failed and not in_body):
                     return guard
         return self._after_early_exit(release, claims)
+
+    def _claiming_calls(self, release: Release) -> list:
+        """For a release made through a method of the class (`self._unlock_instance(...)`), the calls of
+        the release's function to a method of the class that returns its claim's answer
+        (`self._lock_instance(...)`), standing in for those claims."""
+        if release.via is None or release.scope.cls is None:
+            return []
+        from leaselint.model.summary import _returns
+
+        methods = {
+            claim.scope.name
+            for claim in self.claims
+            if claim.scope.cls is release.scope.cls
+            and claim.scope is not release.scope
+            and any(r.value is not None and contains(r.value, claim.call) for r in _returns(claim.scope.node))
+        }
+        found = []
+        for site in self.walker.calls if methods else ():
+            func = site.call.func
+            if site.scope is release.scope and func.attr.value in methods and self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                position = self.positions[site.call]
+                found.append(_Standing(site.call, site.scope, Position(position.start.line, position.start.column)))
+        return found
+
+    def _counts(self, test: cst.BaseExpression, claim: Claim) -> bool:
+        """`n >= quorum` (or `n > 0`) where `n += 1` runs under an `if` on the claim's answer: a count of
+        claims that succeeded, true when enough did (a Redlock's quorum)."""
+        if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+            return self._counts(test.left, claim) or self._counts(test.right, claim)
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1 or type(test.left) is not cst.Name:
+            return False
+        if type(test.comparisons[0].operator) not in (cst.GreaterThanEqual, cst.GreaterThan):
+            return False
+        name = test.left.value
+        for node in nodes(claim.scope.node, trivia=False):
+            if type(node) is cst.If and (_holds(node.test, claim.call, None) or _is_result(node.test, claim, self.walker)):
+                if any(
+                    type(inner) is cst.AugAssign and type(inner.operator) is cst.AddAssign
+                    and type(inner.target) is cst.Name and inner.target.value == name
+                    for inner in nodes(node.body, trivia=False)
+                ):
+                    return True
+        return False
 
     def _after_early_exit(self, release: Release, claims: list[Claim]) -> cst.If | None:
         """`if r.set(k, ...): return True` (the claim itself, or the name of its result, as the whole
@@ -76,7 +142,7 @@ class ReleasesMixin:
                 c
                 for c in claims
                 if not c.spec.by_old_value
-                and (test is c.call or (_is_result(test, c, self.walker) and c.start.line < where.start.line))
+                and (test is c.call or ((_is_result(test, c, self.walker) or self._counts(test, c)) and c.start.line < where.start.line))
             ]
             # No claim of the key between that `if` and the release (a retry that claims again).
             later = any(where.end.line < c.start.line <= release.start.line for c in claims)
@@ -195,8 +261,11 @@ class ReleasesMixin:
             return []  # `txn.delete(key)`: an operation of a transaction, run by its commit
         many = False
         listed = ""  # why no fix, for keys named in a list (the store table's listed_keys)
+        formatted = None
         if spec.command:
             words = self._command_words(call)
+            formatted = formatted_command(call)
+            call = formatted or call
             if not words or words[0] not in spec.command:
                 return []
             keys = [get_arg(call, spec.key)] if spec.key is not None else positional_args(call)[1:]
@@ -252,7 +321,7 @@ class ReleasesMixin:
                     other_keys=len(keys) - 1 or int(many),
                     deliberate=_deliberate(site),
                     token=token,
-                    no_fix=listed,
+                    no_fix=listed or (FORMATTED if formatted is not None else ""),
                 )
             )
         return found

@@ -95,6 +95,16 @@ REDIS = Store(
         # eval of a compare-and-delete script: the key is the first KEYS entry.
         ReleaseSpec("eval", key=Arg(2), checked=True, script=Arg(0), token=Arg(3), self_evident=True),
         ReleaseSpec("evalsha", key=Arg(2), checked=True, script=Arg(0), token=Arg(3), self_evident=True),
+        # The same through the raw command: `execute_command("EVAL", script, 1, key, token)`.
+        ReleaseSpec(
+            "execute_command",
+            key=Arg(3),
+            command=("EVAL", "EVALSHA"),
+            checked=True,
+            script=Arg(1),
+            token=Arg(4),
+            self_evident=True,
+        ),
     ),
     script_objects=(
         ReleaseSpec(
@@ -143,7 +153,12 @@ REDIS = Store(
     ),
     # `.multi(`: a WATCH/MULTI/EXEC transaction may claim (absence_reads, optimistic_reads).
     claim_words=(b"setnx", b"getset", b'"NX"', b"'NX'", b'"nx"', b"'nx'", b".multi("),
-    claim_patterns=((b"nx", rb"\bnx\s*=\s*\(*\s*True\b"), (b".NX", rb"condition\s*=\s*\w+\.NX\b")),
+    claim_patterns=(
+        (b"nx", rb"\bnx\s*=\s*\(*\s*True\b"),
+        (b".NX", rb"condition\s*=\s*\w+\.NX\b"),
+        # `execute_command(f"SET {key} {token} NX PX {ttl}")`
+        (b" NX", rb"\b[Ss][Ee][Tt]\s+\{[^{}]*\}\s+\{[^{}]*\}\s+NX\b"),
+    ),
     lifetime_reads=("ttl", "pttl"),
     other_api=(
         ("create_redis_pool", "create_redis", "create_connection", "create_pool"),

@@ -203,7 +203,7 @@ def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str |
 
 def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:
     """`bool(x)`, `x == 1`, `x > 0`, `x is True` where x is the answer."""
-    same = (lambda node: node is call) if isinstance(call, cst.Call) else (
+    same = (lambda node: (node.expression if type(node) is cst.Await else node) is call) if isinstance(call, cst.Call) else (
         lambda node: isinstance(node, cst.Name) and node.value == call.value  # type: ignore[attr-defined]
     )
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "bool":

@@ -1,0 +1,171 @@
+"""Leases split across modules: a claim in one module, its release in another, by the same key."""
+
+from __future__ import annotations
+
+from leaselint.cache import Cache
+
+from test_project import _parsing, codes, findings, tree
+
+BASE = """\
+import redis
+
+
+class LockCommand:
+    def __init__(self, namespace, name):
+        self.redis = redis.Redis()
+        self.namespace = namespace
+        self.name = name
+
+    @property
+    def lock_key(self):
+        return f"lock:{self.namespace}:{self.name}"
+"""
+
+ACQUIRE = """\
+from app.base import LockCommand
+
+
+class Acquire(LockCommand):
+    def run(self, ttl=30):
+        if not self.redis.set(self.lock_key, "1", nx=True, ex=ttl):
+            raise Busy(self.lock_key)
+"""
+
+RELEASE = """\
+from app.base import LockCommand
+
+
+class Release(LockCommand):
+    def run(self):
+        self.redis.delete(self.lock_key)
+"""
+
+
+def split_project(tmp_path, **replaced):
+    files = {"app/__init__.py": "", "app/base.py": BASE, "app/acquire.py": ACQUIRE, "app/release.py": RELEASE}
+    files.update(replaced)
+    return tree(tmp_path, files)
+
+
+def test_a_release_in_another_module_pairs_with_the_claim_by_its_key(tmp_path):
+    found = findings(tmp_path, split_project(tmp_path))
+    assert codes(found) == {"app/acquire.py": [("LL002", 6, 46)], "app/release.py": [("LL001", 6, 9)]}
+    assert found["app/release.py"][0][3].endswith(
+        "(no automatic fix: the lease is claimed in another module (app/acquire.py:6): store a fresh token "
+        "there and check it here by hand)"
+    )
+    assert "(no automatic fix: the lease is released in another module (app/release.py:6)" in found["app/acquire.py"][0][3]
+
+
+def test_the_release_alone_in_its_module_is_found_when_the_run_names_only_it(tmp_path):
+    """The release's file has no claim word (the prefilter passes over it): the claimed key brings it in."""
+    paths = split_project(tmp_path)
+    release = [p for p in paths if p.endswith("release.py")]
+    acquire = [p for p in paths if p.endswith("acquire.py")]
+    found = findings(tmp_path, release + acquire)
+    assert codes(found) == {"app/acquire.py": [("LL002", 6, 46)], "app/release.py": [("LL001", 6, 9)]}
+
+
+def test_a_split_lease_is_found_again_from_the_cache(tmp_path):
+    paths = split_project(tmp_path)
+    folder = str(tmp_path / ".cache")
+    first = findings(tmp_path, paths, cache=Cache(folder))
+    again, parsed = _parsing(lambda: findings(tmp_path, paths, cache=Cache(folder)))
+    assert codes(first) == codes(again) == {"app/acquire.py": [("LL002", 6, 46)], "app/release.py": [("LL001", 6, 9)]}
+    assert parsed == []
+
+
+def test_a_checked_release_in_another_module_is_no_finding(tmp_path):
+    release = """\
+        from app.base import LockCommand
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+        class Release(LockCommand):
+            def run(self, token):
+                if not self.redis.eval(UNLOCK, 1, self.lock_key, token):
+                    raise LeaseLost(self.lock_key)
+        """
+    acquire = ACQUIRE.replace('"1"', "token").replace("def run(self, ttl=30):", "def run(self, token, ttl=30):")
+    found = findings(tmp_path, split_project(tmp_path, **{"app/release.py": release, "app/acquire.py": acquire}))
+    assert codes(found) == {}
+
+
+def test_a_cache_entry_written_in_one_module_and_deleted_in_another_is_no_lease(tmp_path):
+    """An NX write whose answer nobody reads, of a key that names no lock, is a cache write."""
+    files = {
+        "app/__init__.py": "",
+        "app/fill.py": """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def fill(report):
+                r.set(f"report-cache:{report.day}", report.body, nx=True, ex=600)
+            """,
+        "app/purge.py": """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def purge(report):
+                r.delete(f"report-cache:{report.day}")
+            """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+def test_two_modules_that_only_share_a_caller_parameter_are_left_to_the_function_summaries(tmp_path):
+    """`acquire(job)` and `release(job)` take their caller's key: no split lease of their own."""
+    files = {
+        "app/__init__.py": "",
+        "app/a.py": """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(job):
+                return r.set(f"lock:{job}", "1", nx=True, ex=30)
+            """,
+        "app/b.py": """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def release(job):
+                r.delete(f"lock:{job}")
+            """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+def test_a_release_in_a_test_module_or_of_another_store_does_not_pair(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/base.py": BASE,
+        "app/acquire.py": ACQUIRE,
+        "tests/test_release.py": """\
+            from app.base import LockCommand
+
+
+            def test_release():
+                command = LockCommand("n", "x")
+                command.redis.delete(command.lock_key)
+            """,
+        "app/other.py": """\
+            from django.core.cache import cache
+
+
+            class Purge:
+                lock_key = "lock:n:x"
+
+                def run(self):
+                    cache.delete(self.lock_key)
+            """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
