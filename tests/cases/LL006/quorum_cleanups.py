@@ -14,36 +14,38 @@ VALID = [
 
 
         class Redlock:
-            def __init__(self, servers):
-                self.servers = [redis.Redis(**s) for s in servers]
+            def __init__(self, client):
+                self.servers = [client]
                 self.quorum = len(self.servers) // 2 + 1
+                self.val = None
 
-            def _lock_instance(self, server, resource, val, ttl):
-                return server.execute_command(f"SET {resource} {val} NX PX {ttl}") == b"OK"
+            def _lock_instance(self, server, resource, val, ttl_ms):
+                return server.execute_command(f"SET {resource} {val} NX PX {ttl_ms}") == b"OK"
 
             def _unlock_instance(self, server, resource, val):
                 return server.execute_command("EVAL", UNLOCK, 1, resource, val) == 1
 
-            def lock(self, resource, ttl):
+            def lock(self, resource, ttl_ms):
                 val = secrets.token_hex(16)
                 n = 0
                 for server in self.servers:
-                    if self._lock_instance(server, resource, val, ttl):
+                    if self._lock_instance(server, resource, val, ttl_ms):
                         n += 1
                 if n >= self.quorum:
-                    return val
+                    self.val = val
+                    return True
                 # Too few: the claims that were made are cleaned up; no lease was held to lose.
                 for server in self.servers:
                     try:
                         self._unlock_instance(server, resource, val)
                     except redis.RedisError:
                         pass
-                return None
+                return False
 
-            def unlock(self, resource, val):
+            def unlock(self, resource):
                 released = 0
                 for server in self.servers:
-                    if self._unlock_instance(server, resource, val):
+                    if self._unlock_instance(server, resource, self.val):
                         released += 1
                 return released >= self.quorum
     """
@@ -61,37 +63,39 @@ INVALID = [
 
 
         class Redlock:
-            def __init__(self, servers):
-                self.servers = [redis.Redis(**s) for s in servers]
+            def __init__(self, client):
+                self.servers = [client]
                 self.quorum = len(self.servers) // 2 + 1
+                self.val = None
 
-            def _lock_instance(self, server, resource, val, ttl):
-                return server.execute_command(f"SET {resource} {val} NX PX {ttl}") == b"OK"
+            def _lock_instance(self, server, resource, val, ttl_ms):
+                return server.execute_command(f"SET {resource} {val} NX PX {ttl_ms}") == b"OK"
 
             def _unlock_instance(self, server, resource, val):
                 return server.execute_command("EVAL", UNLOCK, 1, resource, val) == 1
 
-            def lock(self, resource, ttl):
+            def lock(self, resource, ttl_ms):
                 val = secrets.token_hex(16)
                 n = 0
                 for server in self.servers:
-                    if self._lock_instance(server, resource, val, ttl):
+                    if self._lock_instance(server, resource, val, ttl_ms):
                         n += 1
                 if n >= self.quorum:
-                    return val
+                    self.val = val
+                    return True
                 # Too few: the claims that were made are cleaned up; no lease was held to lose.
                 for server in self.servers:
                     try:
                         self._unlock_instance(server, resource, val)
                     except redis.RedisError:
                         pass
-                return None
+                return False
 
-            def unlock(self, resource, val):
+            def unlock(self, resource):
                 for server in self.servers:
-                    self._unlock_instance(server, resource, val)
+                    self._unlock_instance(server, resource, self.val)
     """,
-        line=37,
+        line=39,
         column=13,
         fixed="""\
         import logging
@@ -103,35 +107,37 @@ INVALID = [
 
 
         class Redlock:
-            def __init__(self, servers):
-                self.servers = [redis.Redis(**s) for s in servers]
+            def __init__(self, client):
+                self.servers = [client]
                 self.quorum = len(self.servers) // 2 + 1
+                self.val = None
 
-            def _lock_instance(self, server, resource, val, ttl):
-                return server.execute_command(f"SET {resource} {val} NX PX {ttl}") == b"OK"
+            def _lock_instance(self, server, resource, val, ttl_ms):
+                return server.execute_command(f"SET {resource} {val} NX PX {ttl_ms}") == b"OK"
 
             def _unlock_instance(self, server, resource, val):
                 return server.execute_command("EVAL", UNLOCK, 1, resource, val) == 1
 
-            def lock(self, resource, ttl):
+            def lock(self, resource, ttl_ms):
                 val = secrets.token_hex(16)
                 n = 0
                 for server in self.servers:
-                    if self._lock_instance(server, resource, val, ttl):
+                    if self._lock_instance(server, resource, val, ttl_ms):
                         n += 1
                 if n >= self.quorum:
-                    return val
+                    self.val = val
+                    return True
                 # Too few: the claims that were made are cleaned up; no lease was held to lose.
                 for server in self.servers:
                     try:
                         self._unlock_instance(server, resource, val)
                     except redis.RedisError:
                         pass
-                return None
+                return False
 
-            def unlock(self, resource, val):
+            def unlock(self, resource):
                 for server in self.servers:
-                    if not self._unlock_instance(server, resource, val):
+                    if not self._unlock_instance(server, resource, self.val):
                         logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", resource)
     """,
         applicability=Applicability.SAFE,
