@@ -217,10 +217,10 @@ class ClaimsMixin:
                 return None
             key, value, has_lifetime = document.key, document.token, document.has_lifetime
             common, in_pipeline = self._common(site, store, key, document, document.key_field)
-            if self.spread(call, site.scope) is not call or (
-                spec.form == "mongo" and self._bound_document(call, site.scope) is not call
-            ):
+            if self.spread(call, site.scope) is not call:
                 common["no_fix"] = SPREAD
+            elif spec.form == "mongo" and self._bound_document(call, site.scope) is not call:
+                common["no_fix"] = "the document is a dict bound to a name first: change it by hand"
         else:
             key = get_arg(call, spec.key)
             member = get_arg(call, spec.field) if spec.field is not None else None

@@ -37,6 +37,9 @@ from leaselint.model.values import _is_property
 from leaselint.model.walk import CallSite, does_nothing, script_object_call
 
 
+NAMED_FILTER = "the filter is a dict bound to a name first: add the owner's token to it by hand"
+
+
 class _Standing:
     """A call of the class's own claiming method, standing in for its claim (see _claiming_calls)."""
 
@@ -509,11 +512,15 @@ class ReleasesMixin:
     def _document_releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         if store.recognised_only and not self._recognised(store, site):
             return []
+        named = False
         call = self.spread(site.call, site.scope)
         if spec.form == "dynamo":
             document = documents.dynamo_release(call)
             entries = list(document.fields.items()) if document is not None else []
         elif spec.form == "mongo":
+            bound = self._bound_document(call, site.scope)
+            if bound is not call:
+                call, named = bound, True  # `query = {"_id": key, "owner": token}`, then `delete_one(query)`
             document = documents.mongo_release(call)
             entries = [(document.key_field, document.key)] if document is not None else []
         elif spec.form == "orm":
@@ -536,7 +543,9 @@ class ReleasesMixin:
         found_releases = []
         for field, key in entries:
             common, in_pipeline = self._common(site, store, key, document, field)
-            if call is not site.call:
+            if named:
+                common["no_fix"] = NAMED_FILTER
+            elif call is not site.call:
                 common["no_fix"] = SPREAD
             found_releases.append(
                 Release(

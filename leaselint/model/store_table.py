@@ -472,6 +472,7 @@ MONGODB = Store(
     ),
     releases=(
         ReleaseSpec("delete_one", key=Arg(0, "filter"), form="mongo", lost_when="{result}.deleted_count == 0"),
+        ReleaseSpec("delete_many", key=Arg(0, "filter"), form="mongo", lost_when="{result}.deleted_count == 0"),
         ReleaseSpec(
             "find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True, lost_when="{result} is None"
         ),
