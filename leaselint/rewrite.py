@@ -1029,6 +1029,11 @@ class LeaseFixer:
                 f"the stored value is compared after `{decoder}(...)`: a server-side compare sees the stored "
                 "bytes; compare those (or store the token as text) by hand"
             )
+        if release.check is not None and release.check.through is not None:
+            raise NoFix(
+                f"the read value is handed through `{self._text(release.check.through)}(...)` before the compare: "
+                "compare in a Lua script by hand"
+            )
         if release.check is not None and _field_side(release.check):
             raise NoFix(
                 "the check compares a field of the stored value, and a server-side compare sees the whole "

@@ -138,6 +138,8 @@ class Check:
     token: cst.BaseExpression | None
     # The `if` whose test is the comparison, when there is one.
     guard: cst.If | None = None
+    # The helper the read value was handed through before the compare (`self._to_str(r.get(key))`).
+    through: cst.BaseExpression | None = None
 
 
 @dataclass(eq=False)

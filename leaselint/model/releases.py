@@ -235,19 +235,43 @@ class ReleasesMixin:
     def _check_of(self, read) -> Check | None:
         """The comparison a read's value goes into, with the token on its other side."""
         comparison = self._compared(read.call, read.scope)
+        through = None
         if comparison is None:
-            return None
-        token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
+            # `value = self._to_str(r.get(key))`: the read handed through a helper first.
+            wrapper = self._wrapped(read.call, read.scope)
+            if wrapper is None:
+                return None
+            comparison, through = self._compared(wrapper[0], read.scope, wrapper[1]), wrapper[0].func
+            if comparison is None:
+                return None
+            token = _other_side(comparison, wrapper[0], wrapper[1])
+        else:
+            token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
         if isinstance(token, cst.Name) and token.value == "None":
             return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
-        return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)))
+        return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)), through=through)
 
-    def _compared(self, call: cst.Call, scope: Scope) -> cst.Comparison | None:
+    def _wrapped(self, call: cst.Call, scope: Scope) -> tuple[cst.Call, str] | None:
+        """(the call, the name it is given) of `name = helper(read)` in the read's function: one
+        argument, the read."""
+        for name, values in scope.bindings.items():
+            if len(values) != 1 or type(values[0]) is not cst.Call:
+                continue
+            outer = values[0]
+            args = outer.args
+            inner = args[0].value if len(args) == 1 and args[0].keyword is None else None
+            if type(inner) is cst.Await:
+                inner = inner.expression
+            if inner is call:
+                return outer, name
+        return None
+
+    def _compared(self, call: cst.Call, scope: Scope, name: str | None = None) -> cst.Comparison | None:
         """The comparison the read's value goes into; one against None or a bool is not a token check."""
         comparison = self.walker.compared_calls.get(id(call))
         if comparison is not None:
             return comparison
-        name = self.walker.assigned.get(id(call))
+        name = name or self.walker.assigned.get(id(call))
         for found in scope.compared.get(name, []) if name is not None else []:
             other = _other_side(found, call, name)
             if not (isinstance(other, cst.Name) and other.value in ("None", "True", "False")):

@@ -1,0 +1,58 @@
+"""LL004 cases: the read value handed through a helper before the compare (`self._to_str(r.get(k))`)."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    Valid(
+        """\
+        # no rule reports this
+        import redis
+
+        r = redis.Redis()
+
+
+        def to_str(value):
+            return value.decode() if isinstance(value, bytes) else value
+
+
+        def forget(user, version):
+            # A cache entry read through a helper and compared: no lease, nothing claims the key.
+            current = to_str(r.get(f"profile:{user}"))
+            if current == version:
+                r.delete(f"profile:{user}")
+    """
+    ),
+]
+
+INVALID = [
+    Invalid(
+        """\
+        import redis
+
+
+        class LockServer:
+            def __init__(self):
+                self.db = redis.Redis()
+
+            def _to_str(self, value):
+                return value.decode() if isinstance(value, bytes) else value
+
+            def acquire(self, name, worker, expire_at):
+                key = f"lock:{name}"
+                if self.db.set(key, worker, nx=True, exat=expire_at):
+                    return True
+                return False
+
+            def release(self, name, worker):
+                key = f"lock:{name}"
+                current = self._to_str(self.db.get(key))
+                if current == worker:
+                    self.db.delete(key)
+                return True
+    """,
+        line=21,
+        column=13,
+        fixed=None,
+        message_contains="handed through `self._to_str(...)`",
+    ),
+]
