@@ -110,6 +110,8 @@ class Project:
         self.summarised_paths: list[str] = []
         # Module name -> its imported project names (see _reexports).
         self.reexported: dict[str, dict[str, str]] = {}
+        # Method name -> the summarised methods of that name (methods_named), made when first asked.
+        self.method_index: dict[str, list] | None = None
         # Path -> whether it is a file: the run's files share their folders' `__init__.py` and the
         # modules they look for, and the project does not change while a run reads it.
         self.files: dict[str, bool] = {}
@@ -131,6 +133,19 @@ class Project:
         if not module:
             return
         self.modules[module] = self._functions(path, exports, module, is_package)
+        self.method_index = None
+
+    def methods_named(self, name: str) -> list:
+        """(absolute `module.Class.method`, summary, where) of every summarised method called `name`."""
+        if self.method_index is None:
+            index: dict[str, list] = {}
+            for module, functions in self.modules.items():
+                for function, (summary, where) in (functions or {}).items():
+                    owner, dot, method = function.rpartition(".")
+                    if dot:
+                        index.setdefault(method, []).append((f"{module}.{function}", summary, where))
+            self.method_index = index
+        return self.method_index.get(name, [])
 
     def _functions(self, path: str, exports: tuple, module: str, is_package: bool) -> dict:
         where = os.path.relpath(os.path.abspath(path), self.root)
@@ -142,11 +157,25 @@ class Project:
         """The names a caller writes: a function's, or the class of a method (`Guard.release`)."""
         return {name.split(".")[0] for functions in self.modules.values() if functions for name in functions}
 
+    def exported_methods(self) -> set[str]:
+        """The distinctive method names (model/summary.distinctive_method) one summarised method has."""
+        from leaselint.model.stores import distinctive_method
+
+        self.methods_named("")
+        return {name for name, found in (self.method_index or {}).items() if len(found) == 1 and distinctive_method(name)}
+
     def settings_for(self, path: str, wants: tuple) -> tuple | None:
         """`Settings.project` for a file that calls `wants` ((level, dotted) pairs), or None."""
         module, is_package, start = self.name_of(path)
         found = []
         for level, dotted in wants:
+            if level == "method":
+                # `storage.put_if_empty(key, v)` on an object of no known class: the project's one
+                # method of that name (two classes that define it leave the call alone).
+                named = self.methods_named(dotted)
+                if len(named) == 1:
+                    found.append((f"*.{dotted}", named[0][1], named[0][2]))
+                continue
             name = absolute(level, dotted, module, is_package)
             target = name
             for _ in range(_MAX_REEXPORTS + 1):

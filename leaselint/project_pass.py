@@ -79,7 +79,7 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
                 index, paths[index], looks[index], summary[1], project, settings, cache, results, todo, linted, done, foreign.get(index)
             )
         # A passed-over file read for its summary on demand may call another module's function too.
-        names = sorted(project.exported_names() - searched)
+        names = sorted((project.exported_names() | project.exported_methods()) - searched)
         searched.update(names)
         if names and skipped:
             _passed_over(names, skipped, paths, looks, project, settings, cache, results, todo, linted, done)
@@ -117,6 +117,7 @@ def _passed_over(names, skipped, paths, looks, project, settings, cache, results
     # Kept short: one such entry per passed-over file.
     mark = CALLS_NONE + hashlib.sha256("\0".join(names).encode()).hexdigest()[:16]
     exported = set(project.exported_names())
+    methods = [m for m in project.exported_methods() if m in names]
     for index in skipped:
         key = looks[index][2]
         if cache is not None and key is not None and cache.get(key + mark) is not None:
@@ -130,8 +131,12 @@ def _passed_over(names, skipped, paths, looks, project, settings, cache, results
             and words.search(data) is not None
         )
         look = (data, None, key, False)
+        wants = import_wants(data, exported) if used else ()
+        if used and methods:
+            # `storage.put_if_empty(...)`: the project's one method of that name, on an object of no known class.
+            wants = (*wants, *(("method", m) for m in methods if b"." + m.encode() + b"(" in data))
         if not used or not _project_job(
-            index, paths[index], look, import_wants(data, exported), project, settings, cache, results, todo, linted, done
+            index, paths[index], look, wants, project, settings, cache, results, todo, linted, done
         ):
             if cache is not None and key is not None and data is not None:
                 cache.put(key + mark, [])

@@ -1457,6 +1457,8 @@ class LeaseFixer:
 
     def log_lost_release(self, release: Release) -> Fix:
         """LL006: keep the token-checked release, and log when it deleted nothing."""
+        if release.no_fix:
+            raise NoFix(release.no_fix)
         lost_when = release.spec.lost_when
         if not lost_when:
             raise NoFix("the release raises when the lease is lost")
@@ -1480,6 +1482,8 @@ class LeaseFixer:
 
     def log_unread_release(self, release: Release) -> Fix:
         """LL006: `status = release(...)` and nothing reads `status` -> test it and log a lost lease."""
+        if release.no_fix:
+            raise NoFix(release.no_fix)
         name = release.unread
         assert name is not None
         statement = release.statement
@@ -1509,6 +1513,8 @@ class LeaseFixer:
 
     def log_dropped_release(self, release: Release) -> Fix:
         """LL006: `if not release(...): pass` (or a debug log) -> a warning naming the key."""
+        if release.no_fix:
+            raise NoFix(release.no_fix)
         node = release.dropped
         assert node is not None
         body = node.body

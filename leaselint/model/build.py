@@ -98,6 +98,23 @@ def _acquired_in_class(swallows) -> list:
     return found
 
 
+def _called_methods(walker: Walker) -> set:
+    """Distinctive methods (summary.distinctive_method) called on an object that is neither the
+    module's own `self` nor an imported module."""
+    from leaselint.model.stores import distinctive_method
+
+    found = set()
+    for site in walker.calls:
+        func = site.call.func
+        receiver = func.value  # type: ignore[union-attr]
+        if type(receiver) is cst.Name and (receiver.value in walker.imports or receiver.value == site.scope.self_name):
+            continue
+        name = func.attr.value  # type: ignore[union-attr]
+        if name not in found and distinctive_method(name):
+            found.add(name)
+    return found
+
+
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
@@ -163,6 +180,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
             for site in walker.calls
             if type(site.call.func.value) is cst.Name and site.call.func.value.value in walker.imports  # type: ignore[union-attr]
         },
+        called_methods=_called_methods(walker),
         positions=positions,
         code_of=code_of,
         **_module_facts(walker, module, positions, resolver),

@@ -180,6 +180,9 @@ class SummarisedCalls:
                 name = f"{cls}.{site.call.func.attr.value}" if cls is not None else None
                 found = self.functions.get(name) if name is not None else None
                 owner = cls.rpartition(".")[0] if cls is not None else ""
+                if found is None and cls is None and not self.classifier.resolver.is_self(site.call.func.value, site.scope):
+                    # An object of no known class calling the project's one method of that name.
+                    found = self.functions.get(f"*.{site.call.func.attr.value}")
             if found is None:
                 continue
             (function, positional, keyword, effects), where = found
@@ -244,6 +247,10 @@ class SummarisedCalls:
 
     def _event(self, site, effect: tuple, bound: dict, via: str, owner: str):
         kind, ref, key_code, receiver_ref, value, has_lifetime, returns, lost_when, _ = effect
+        if type(has_lifetime) is str:
+            # `put_if_empty(key, v, ttl=60)`: the parameter that gives the claim its lifetime.
+            given = bound.get(has_lifetime)
+            has_lifetime = given is not None and not (type(given) is cst.Name and given.value == "None")
         classifier = self.classifier
         key = substitute(key_code, bound, lambda name: self._reached(owner, name) or _dotted_node(f"{owner}.{name}"))
         if key is None:

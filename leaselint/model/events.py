@@ -245,6 +245,8 @@ class LeaseModel:
     # Imported names called (`release_lock(k)`), and (imported name, attribute) called (`locks.release(k)`).
     called_imports: set = field(default_factory=set)
     called_attributes: set = field(default_factory=set)
+    # Distinctive method names called on objects of no known class (`storage.put_if_empty(...)`).
+    called_methods: set = field(default_factory=set)
     # `self.acquire()` thrown away where the class's acquire can answer that its claim failed:
     # (call, scope, method name, line of the failing return).
     ignored_claims: list = field(default_factory=list)

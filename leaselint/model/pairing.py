@@ -169,7 +169,7 @@ def _check_document_conditions(lease: Lease) -> None:
         document = release.document
         if not fields or document is None or not release.checked or release.spec.self_evident:
             continue
-        if release.spec.form in ("mongo", "orm"):
+        if release.spec.form in ("mongo", "orm", "sql"):
             release.checked = document.instance or bool(fields & set(document.fields))
             continue
         expression, names = (_code(node) if node is not None else "" for node in document.conditions)

@@ -555,6 +555,10 @@ class ReleasesMixin:
             )
             document = document if document is not None and stores.lock_model_name(document.model) else None
             entries = [(document.key_field, document.key)] if document is not None else []
+        elif spec.form == "sql":
+            text, params = self.sql_parts(call, site.scope)
+            document = documents.sql_release(text, params) if text is not None else None
+            entries = [(document.key_field, document.key)] if document is not None else []
         else:
             if spec.form == "etcd3gw":
                 found = documents.etcd3gw_transaction(self._dict_of(call, site.scope))
@@ -567,7 +571,9 @@ class ReleasesMixin:
         found_releases = []
         for field, key in entries:
             common, in_pipeline = self._common(site, store, key, document, field)
-            if named:
+            if spec.form == "sql":
+                common["no_fix"] = stores.SQL_NO_FIX
+            elif named:
                 common["no_fix"] = NAMED_FILTER
             elif call is not site.call:
                 common["no_fix"] = SPREAD
@@ -576,7 +582,7 @@ class ReleasesMixin:
                     **common,
                     spec=spec,
                     checked=spec.checked or document.checked,  # type: ignore[union-attr]
-                    usage=site.usage,
+                    usage="expression" if spec.form == "sql" and self.rowcount_read(site) else site.usage,
                     deliberate=_deliberate(site) or document.expired_only,  # type: ignore[union-attr]
                     token=document.token,  # type: ignore[union-attr]
                     document=document,

@@ -685,6 +685,40 @@ GLIDE = Store(
     claim_words=(b"ONLY_IF_DOES_NOT_EXIST",),
 )
 
+# Rows of a lock table through SQL (DB-API drivers, SQLAlchemy connections): `cursor.execute("INSERT
+# INTO locks (name, owner, expires_at) VALUES (%s, %s, %s)", (...))` claims; `DELETE FROM locks WHERE
+# name = %s` is blind, with the owner column in the WHERE checked; the cursor's rowcount answers.
+SQL_NO_FIX = (
+    "SQL: put the holder's token column in the DELETE's WHERE and test the cursor's rowcount, by hand"
+)
+_SQL_INTO = rb"(?i:insert)\s+(?:(?i:ignore|or\s+ignore)\s+)?(?i:into)\s+"
+# A table named for locks, or an insert naming a holder's column.
+_SQL_LOCK_TABLE = _SQL_INTO + rb"\S*(?i:lock|lease|mutex|semaphore|leader)"
+_SQL_HOLDER_COLUMN = _SQL_INTO + rb"\S+\s*(?:(?i:as)\s+\w+\s*)?\([^)]*\b(?i:owner|holder|locked_by|lease)\b"
+SQL = Store(
+    name="SQL",
+    modules=(
+        "psycopg2", "psycopg", "pymysql", "MySQLdb", "mysql", "sqlite3", "aiomysql", "aiopg", "aiosqlite",
+        "sqlalchemy", "pg8000", "oracledb", "cx_Oracle", "django.db",
+    ),
+    client_names=(),
+    claims=(ClaimSpec("execute", key=Arg(0, "operation"), value=None, form="sql", answers_by_raising=True, no_fix=SQL_NO_FIX),),
+    releases=(ReleaseSpec("execute", key=Arg(0, "operation"), form="sql", lost_when="{result}.rowcount == 0", common_word=True),),
+    recognised_only=True,
+    module_wide=True,
+    records=True,
+    duplicate_errors=("IntegrityError", "UniqueViolation", "UniqueViolationError"),
+    release_form="sql",
+    no_lifetime="the row has no expiry column: add one, and take over expired rows in one step",
+    no_checked_release=SQL_NO_FIX,
+    claim_patterns=(
+        (b"INSERT", _SQL_LOCK_TABLE),
+        (b"insert", _SQL_LOCK_TABLE),
+        (b"INSERT", _SQL_HOLDER_COLUMN),
+        (b"insert", _SQL_HOLDER_COLUMN),
+    ),
+)
+
 STORES: tuple[Store, ...] = (
     REDIS,
     AIOREDIS1,
@@ -704,6 +738,7 @@ STORES: tuple[Store, ...] = (
     ETCD3PY,
     GLIDE,
     DJANGO_ORM,
+    SQL,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;

@@ -25,6 +25,7 @@ from leaselint.model.store_table import (  # noqa: F401
     LOCKS,
     ORM_MANAGER,
     ROW_KEY_FIELDS,
+    SQL_NO_FIX,
     STORES,
     lock_model_name,
     row_key_name,
@@ -204,3 +205,23 @@ def lock_named_words() -> tuple[tuple[bytes, bytes], ...]:
 
 def prefilter_patterns() -> tuple[tuple[bytes, bytes], ...]:
     return tuple(pattern for store in STORES for pattern in store.claim_patterns)
+
+
+# Method names too common to stand for one project method wherever they are called on an object of
+# unknown class (`session.delete(row)`); the stores' own methods are left to the store table.
+_COMMON_METHODS = frozenset(
+    {
+        "get", "set", "add", "put", "pop", "remove", "delete", "update", "insert", "clear", "close", "run",
+        "call", "send", "execute", "acquire", "release", "lock", "unlock", "start", "stop", "wait", "join",
+        "append", "extend", "format", "encode", "decode", "save", "load", "open", "read", "write", "flush",
+    }
+)
+
+
+def distinctive_method(name: str) -> bool:
+    """A method name that names one project method wherever it is called (`put_if_empty`,
+    `release_lock`): not a store's method, not a common word, a compound or a lease word."""
+    if name in _COMMON_METHODS or name.startswith("__") or name in method_names():
+        return False
+    lowered = name.lower()
+    return "_" in name.strip("_") or any(word in lowered for word in LOCK_KEY_WORDS)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.model import stores
+from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import count_uses
 from leaselint.model.traverse import TRIVIA, children
@@ -344,7 +345,7 @@ def exports(model) -> tuple:
                     receiver,
                     value,
                     # Its missing lifetime is reported at home when it is a lease there.
-                    bool(getattr(event, "has_lifetime", True)) or home,
+                    _lifetime(event, params, home),
                     returns,
                     lost_when if kind == "checked" else None,
                     event.start.line,
@@ -355,6 +356,15 @@ def exports(model) -> tuple:
     return tuple(found)
 
 
+def _lifetime(event, params: set[str], home: bool):
+    """Whether the claim has a lifetime: True, False, or the name of the parameter that gives it
+    (`ex=ttl` with `ttl=None`: the caller's argument decides)."""
+    lifetime = getattr(event, "lifetime", None)
+    if type(lifetime) is cst.Name and lifetime.value in params and not getattr(event, "has_lifetime", True):
+        return lifetime.value
+    return bool(getattr(event, "has_lifetime", True)) or home
+
+
 def _is_classmethod(node: cst.CSTNode) -> bool:
     return any(
         type(d.decorator) is cst.Name and d.decorator.value == "classmethod" for d in getattr(node, "decorators", ())
@@ -362,8 +372,9 @@ def _is_classmethod(node: cst.CSTNode) -> bool:
 
 
 def wants(model) -> tuple:
-    """(level, dotted name) of every imported name the module calls: what summaries it could use."""
-    found = set()
+    """(level, dotted name) of every imported name the module calls: what summaries it could use;
+    and ("method", name) of the distinctive methods it calls on objects of no known class."""
+    found: set = set()
     levels = model.import_levels
     for name, dotted in model.imports.items():
         if name in model.called_imports:
@@ -373,4 +384,6 @@ def wants(model) -> tuple:
         if dotted is not None:
             found.add((levels.get(name, 0), f"{dotted}.{attribute}"))
     # The standard library and the stores' own modules hold no project function.
-    return tuple(sorted(w for w in found if w[0] or not outside_project(w[1])))
+    found = {w for w in found if w[0] or not outside_project(w[1])}
+    found.update(("method", name) for name in model.called_methods)
+    return tuple(sorted(found, key=repr))
