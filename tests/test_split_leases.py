@@ -169,3 +169,68 @@ def test_a_release_in_a_test_module_or_of_another_store_does_not_pair(tmp_path):
             """,
     }
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+STORAGE = """\
+import redis
+
+
+class RedisStorage:
+    def __init__(self):
+        self.conn = redis.Redis()
+
+    def put_if_empty(self, key, value, ttl=None):
+        return self.conn.set(key, value, nx=True, ex=ttl)
+
+    def delete_data(self, key):
+        return self.conn.delete(key)
+"""
+
+TASK_LOCK = """\
+class TaskLock:
+    def __init__(self, storage, name):
+        self.storage = storage
+        self.key = f"lock:{name}"
+
+    def __enter__(self):
+        if not self.storage.put_if_empty(self.key, "1", ttl=60):
+            raise Busy(self.key)
+
+    def __exit__(self, *exc):
+        self.storage.delete_data(self.key)
+"""
+
+
+def test_a_wrapper_method_called_on_an_object_of_no_known_class_is_the_projects_one_method(tmp_path):
+    """`self.storage.put_if_empty(...)`: the class of `storage` is unknown, the project defines the method once."""
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": STORAGE, "app/locks.py": TASK_LOCK})
+    found = findings(tmp_path, paths)
+    # The lifetime the caller passes (`ttl=60`) is the claim's: no LL005.
+    assert codes(found) == {"app/locks.py": [("LL002", 7, 52), ("LL001", 11, 9)]}
+    assert "(no automatic fix: the release is made inside `RedisStorage.delete_data` (app/storage.py:12)" in found["app/locks.py"][1][3]
+
+
+def test_a_method_name_two_classes_define_or_a_common_one_carries_no_summary(tmp_path):
+    second = STORAGE.replace("class RedisStorage:", "class OtherStorage:")
+    common = (
+        TASK_LOCK.replace("delete_data", "delete").replace("put_if_empty", "add")
+        .replace("class TaskLock", "class Reservation").replace('f"lock:{name}"', 'f"reservation:{name}"')
+    )
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/storage.py": STORAGE,
+            "app/other.py": second,
+            "app/locks.py": TASK_LOCK,
+            "app/common.py": common,
+            "app/common_storage.py": STORAGE.replace("put_if_empty", "add").replace("delete_data", "delete"),
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {}
+
+
+def test_the_lifetime_a_wrapper_takes_is_the_callers_argument(tmp_path):
+    no_ttl = TASK_LOCK.replace(', ttl=60', '')
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": STORAGE, "app/locks.py": no_ttl})
+    assert [c for c, *_ in codes(findings(tmp_path, paths))["app/locks.py"]] == ["LL005", "LL002", "LL001"]
