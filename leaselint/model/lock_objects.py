@@ -9,7 +9,7 @@ from leaselint.model import stores
 from leaselint.model.call_parts import _is_none, _lock_constructors, get_arg, positional_args
 from leaselint.model.events import Lease, LockObject, Release
 from leaselint.model.pairing import one_life
-from leaselint.model.scope import count_names, only_attributes_taken, Scope
+from leaselint.model.scope import count_names, only_attributes_taken, reaching_value, Scope
 from leaselint.model.traverse import nodes
 from leaselint.model.stores import Arg, ClaimSpec, LockSpec, Store
 from leaselint.model.walk import CallSite, dotted
@@ -94,21 +94,29 @@ class LockObjectsMixin:
             func = site.call.func
             if func.attr.value != "acquire" or site.scope.is_test:  # type: ignore[union-attr]
                 continue  # a test that tries a held lock asserts the library's answer
-            lock = self._lock_of(func.value, site.scope, by_call)  # type: ignore[union-attr]
+            lock = self._lock_of(func.value, site.scope, by_call, site.call)  # type: ignore[union-attr]
             if lock is None or not (_may_fail(site.call) or _may_fail(lock.call)):
                 continue
             if site.usage in ("statement", "inline") or self._unread_answer(site):
                 found.append((site.call, site.scope, lock))
         return found
 
-    def _lock_of(self, receiver: cst.BaseExpression, scope: Scope, by_call: dict):
+    def _lock_of(self, receiver: cst.BaseExpression, scope: Scope, by_call: dict, use: cst.CSTNode | None = None):
+        """The lock object `receiver` holds at `use`: its one value, or the one it was last given
+        before `use` in straight-line code (`lock = None`, then `lock = r.lock(...)` in the `try`)."""
         if type(receiver) is cst.Name:
             value = self.resolver.single_value(receiver.value, scope)
+            if value is None and use is not None and self.resolver.defining_scope(receiver.value, scope) is scope:
+                reached = reaching_value(scope.node, use, receiver.value)
+                return by_call.get(id(reached)) if reached is not None else None
             return by_call.get(id(value[0])) if value is not None else None
         if type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
             values = self.resolver.self_attr_values(receiver.attr.value, scope)
             if len(values) == 1 and values[0][0] is not None:
                 return by_call.get(id(values[0][0]))
+            if len(values) > 1 and use is not None and scope.self_name is not None:
+                reached = reaching_value(scope.node, use, receiver.attr.value, scope.self_name)
+                return by_call.get(id(reached)) if reached is not None else None
         return None
 
     def _unread_answer(self, site: CallSite) -> bool:

@@ -197,3 +197,113 @@ def contains_call_or_name(tree: cst.CSTNode, call: cst.CSTNode | None, name: str
 
 def mentions(tree: cst.CSTNode, name: str) -> bool:
     return contains_call_or_name(tree, None, name)
+
+
+# What a name (or `self.attr`) holds where it is read, in straight-line code ---------------------
+
+_AMBIGUOUS = object()
+
+
+def _target_matches(target: cst.BaseExpression, name: str, self_name: str | None) -> bool:
+    if type(target) is cst.Name:
+        return self_name is None and target.value == name
+    return (
+        self_name is not None
+        and type(target) is cst.Attribute
+        and type(target.value) is cst.Name
+        and target.value.value == self_name
+        and target.attr.value == name
+    )
+
+
+def _assigned(statement: cst.CSTNode, name: str, self_name: str | None):
+    """The value a simple statement assigns to the target, _AMBIGUOUS for another kind of binding of
+    it (augmented, unpacked, in a nested block), or None when the statement does not bind it."""
+    if type(statement) is cst.SimpleStatementLine:
+        found = None
+        for small in statement.body:
+            if type(small) is cst.Assign and any(_target_matches(t.target, name, self_name) for t in small.targets):
+                found = small.value if len(small.targets) == 1 else _AMBIGUOUS
+            elif type(small) in (cst.AnnAssign, cst.AugAssign) and _target_matches(small.target, name, self_name):
+                found = small.value if type(small) is cst.AnnAssign and small.value is not None else _AMBIGUOUS
+            elif type(small) is cst.Assign and any(_binds_inside(t.target, name, self_name) for t in small.targets):
+                found = _AMBIGUOUS
+        return found
+    for node in _walk_statement(statement):
+        if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.WithItem, cst.NamedExpr):
+            targets = (
+                [t.target for t in node.targets] if type(node) is cst.Assign
+                else [node.target] if type(node) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)
+                else [node.asname.name] if node.asname is not None else []
+            )
+            if any(_binds_inside(t, name, self_name) for t in targets):
+                return _AMBIGUOUS
+    return None
+
+
+def _binds_inside(target: cst.CSTNode, name: str, self_name: str | None) -> bool:
+    if _target_matches(target, name, self_name):  # type: ignore[arg-type]
+        return True
+    if type(target) in (cst.Tuple, cst.List):
+        return any(_binds_inside(e.value, name, self_name) for e in target.elements)  # type: ignore[attr-defined]
+    return False
+
+
+def _walk_statement(node: cst.CSTNode):
+    """The nodes of a statement, not those of functions, classes and lambdas inside it."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        yield inner
+        for child in inner.children:
+            if type(child) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                stack.append(child)
+
+
+def reaching_value(function: cst.CSTNode, use: cst.CSTNode, name: str, self_name: str | None = None):
+    """The value a name (with `self_name`, the attribute `self_name.name`) was last given before `use`
+    in straight-line code of `function` (`lock = None`, then `lock = r.lock(...)` in the `try` the
+    use is in), or None when that cannot be told (a binding in a branch the use is not in)."""
+    body = getattr(function, "body", None)
+    found = _reaching(body, use, name, self_name) if body is not None else None
+    return None if found is _AMBIGUOUS else found
+
+
+def _reaching(block, use, name: str, self_name: str | None):
+    statements = getattr(block, "body", ())
+    if not isinstance(statements, (list, tuple)):
+        return None
+    last = None
+    for statement in statements:
+        if contains(statement, use):
+            if type(statement) is cst.SimpleStatementLine:
+                return last
+            for inner in _blocks(statement):
+                if contains(inner, use):
+                    found = _reaching(inner, use, name, self_name)
+                    return found if found is not None else last
+                if any(_assigned(s, name, self_name) is not None for s in getattr(inner, "body", ())):
+                    # Bound in an earlier part (`try:` body, then the use in `finally:`): either value.
+                    last = _AMBIGUOUS
+            return last
+        value = _assigned(statement, name, self_name)
+        if value is not None:
+            last = value
+    return None
+
+
+def _blocks(statement: cst.CSTNode) -> list:
+    """The indented blocks of a compound statement, in order (body, handlers, else, finally)."""
+    found = []
+    for field in ("body", "handlers", "orelse", "finalbody"):
+        part = getattr(statement, field, None)
+        if part is None:
+            continue
+        for item in part if isinstance(part, (list, tuple)) else [part]:
+            if isinstance(item, cst.BaseSuite):
+                found.append(item)
+            elif hasattr(item, "body") and isinstance(item.body, cst.BaseSuite):
+                found.append(item.body)  # an `except` handler, an `else` or `finally` clause
+                if type(item) is cst.If and item.orelse is not None:
+                    found.extend(_blocks(item))
+    return found

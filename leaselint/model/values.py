@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from leaselint.model.keys import literal_string
-from leaselint.model.scope import Scope
+from leaselint.model.scope import reaching_value, Scope
 from leaselint.model.traverse import nodes
 
 FRESH, FIXED, GUESSABLE, UNKNOWN = "fresh", "fixed", "guessable", "unknown"
@@ -202,6 +202,10 @@ class Origins:
                 return default
             return self._parameter(node.value, where, depth)
         found = self.resolver.single_value(node.value, scope)
+        if found is None and where is scope:
+            # Bound more than once: the value it was last given before this read, in straight-line code.
+            reached = reaching_value(scope.node, node, node.value)
+            found = (reached, scope) if reached is not None else None
         if found is None:
             return Origin(UNKNOWN)
         value, where = found
@@ -306,6 +310,11 @@ class Origins:
             if len(values) > 1 and all(v is not None and where is not scope and where.name == "__init__" for v, where in values):
                 # `if id is None: self._id = urandom(...) else: self._id = id`: each way, once per instance.
                 return Origin(FIXED, "a value made once per instance in `__init__`", values[0][0])
+            if len(values) > 1 and scope.self_name is not None:
+                # Set in `__init__` and again here before the read (`self.token = "w1"`, then the claim).
+                reached = reaching_value(scope.node, node, node.attr.value, scope.self_name)
+                if reached is not None:
+                    return self.origin(reached, scope, key_shape, depth + 1)
             return Origin(UNKNOWN)
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
