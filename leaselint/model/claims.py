@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from leaselint.model import documents, stores
+from leaselint.model import documents, sql_rows, stores
 from leaselint.model.call_parts import (
     FORMATTED,
     formatted_command,
@@ -397,69 +397,6 @@ class ClaimsMixin:
             return call
         return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
 
-    def rowcount_read(self, site: CallSite) -> bool:
-        """The function reads the cursor's `rowcount` after the call (`cur.rowcount == 1`)."""
-        receiver = site.call.func.value  # type: ignore[union-attr]
-        text = self.resolver.code(receiver).strip()
-        line = self.positions[site.call].start.line
-        for node in nodes(site.scope.node, trivia=False):
-            if (
-                type(node) is cst.Attribute
-                and node.attr.value == "rowcount"
-                and self.resolver.code(node.value).strip() == text
-                and self.positions[node].start.line >= line
-            ):
-                return True
-        return False
-
-    def sql_parts(self, call: cst.Call, scope: Scope) -> tuple[str | None, cst.BaseExpression | None]:
-        """(the statement's text, its parameters) of `execute(sql, params)`: the text a literal, an
-        f-string (its expressions kept as `{...}`), `text(...)` of one, or a name set once to one; the
-        parameters a literal, or a name set once to one."""
-        args = [a for a in call.args if not a.star]
-        if not args or len(args) > 2 or args[0].keyword not in (None,) and args[0].keyword.value not in ("operation", "query", "sql", "statement"):
-            return None, None
-        text = self._sql_text(args[0].value, scope, 0)
-        params = args[1].value if len(args) == 2 else None
-        if type(params) is cst.Name:
-            found = self.resolver.single_value(params.value, scope)
-            params = found[0] if found is not None else params
-        return text, params
-
-    def _sql_text(self, node: cst.BaseExpression, scope: Scope, depth: int) -> str | None:
-        if depth > 3:
-            return None
-        if type(node) is cst.Name:
-            found = self.resolver.single_value(node.value, scope)
-            return self._sql_text(found[0], found[1], depth + 1) if found is not None else None
-        if type(node) is cst.Attribute and self.resolver.is_self(node.value, scope):
-            # `cur.execute(self._sql_insert, ...)`, the statement set once in `__init__`.
-            values = self.resolver.self_attr_values(node.attr.value, scope)
-            if len(values) == 1 and values[0][0] is not None:
-                return self._sql_text(values[0][0], values[0][1], depth + 1)
-            return None
-        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format":
-            # psycopg's `sql.SQL("INSERT INTO {} ...").format(table)`: the table stays `{}`.
-            inner = node.func.value
-            if type(inner) is cst.Call:
-                return self._sql_text(inner, scope, depth + 1)
-            return None
-        if type(node) is cst.Call and type(node.func) in (cst.Name, cst.Attribute) and len(node.args) == 1:
-            name = node.func.value if type(node.func) is cst.Name else node.func.attr.value
-            return self._sql_text(node.args[0].value, scope, depth + 1) if name in ("text", "SQL") else None
-        if type(node) is cst.FormattedString:
-            parts = []
-            for part in node.parts:
-                if type(part) is cst.FormattedStringText:
-                    parts.append(part.value)
-                else:
-                    parts.append("{" + self.resolver.code(part.expression) + "}")
-            return "".join(parts)
-        if type(node) is cst.ConcatenatedString:
-            left, right = self._sql_text(node.left, scope, depth + 1), self._sql_text(node.right, scope, depth + 1)
-            return left + right if left is not None and right is not None else None
-        return literal_string(node)
-
     def _bound_keyword(self, call: cst.Call, name: str, scope: Scope | None) -> cst.Call:
         """`get_or_create(name=key, defaults=defaults)` where `defaults = {...}` once in the function:
         the call with the dict written in."""
@@ -492,7 +429,7 @@ class ClaimsMixin:
             if text is None:
                 return None
             locking = any(word in scope.name.lower() for word in ("lock", "acquire", "claim", "lease"))
-            return documents.sql_claim(text, params, locking)
+            return sql_rows.sql_claim(text, params, locking)
         if spec.form == "builder":
             found = self._builder(call, scope)
         elif spec.form == "etcd3gw":

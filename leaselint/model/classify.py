@@ -15,13 +15,14 @@ from leaselint.model.keys import free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.recognition import RecognitionMixin
 from leaselint.model.releases import ReleasesMixin
+from leaselint.model.sql_rows import SqlMixin
 from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
 from leaselint.model.stores import Store, WriteSpec
 from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite, Walker
 
 
-class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin):
+class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin, SqlMixin):
     """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
 
     def __init__(self, walker: Walker, positions, resolver: Resolver, project=None, origins=None) -> None:

@@ -6,7 +6,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Position
 
-from leaselint.model import documents, stores
+from leaselint.model import documents, sql_rows, stores
 from leaselint.model.call_parts import (
     FORMATTED,
     formatted_command,
@@ -557,7 +557,7 @@ class ReleasesMixin:
             entries = [(document.key_field, document.key)] if document is not None else []
         elif spec.form == "sql":
             text, params = self.sql_parts(call, site.scope)
-            document = documents.sql_release(text, params) if text is not None else None
+            document = sql_rows.sql_release(text, params) if text is not None else None
             entries = [(document.key_field, document.key)] if document is not None else []
         else:
             if spec.form == "etcd3gw":
