@@ -161,6 +161,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,
         untested_acquires=classifier.untested_acquires,
+        lock_tokens=classifier._lock_tokens(),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         unawaited_lock_releases=classifier.unawaited_lock_releases,

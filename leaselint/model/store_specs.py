@@ -144,6 +144,10 @@ class LockSpec:
     client: Store | None = None
     # A keyword that hands the lock to the caller's own class (`lock_class=`): its lifetime is that class's.
     class_keyword: str | None = None
+    # Where the caller may choose the holder token: a constructor argument (python-redis-lock's `id=`),
+    # and the keyword of the lock's `acquire` (redis-py's `acquire(token=...)`).
+    token: Arg | None = None
+    acquire_token: str | None = None
 
 
 @dataclass(frozen=True)
