@@ -285,6 +285,11 @@ class SwallowedLostRelease(Rule):
                 )
 
 
+        for handler in context.model.with_swallows:
+            message = "around a `with` of a lock swallows its release's lost lease too: catch `LockNotOwnedError` apart"
+            yield self.at_node(context, handler.type, f"`{code_of(handler.type)}` {message}")
+
+
 def _logs_debug(node: cst.If | cst.ExceptHandler) -> bool:
     return any(
         isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "debug"

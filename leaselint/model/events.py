@@ -254,6 +254,8 @@ class LeaseModel:
     ignored_claims: list = field(default_factory=list)
     # (call, scope, lock) of a lock object's `acquire(blocking=False)` whose answer nothing reads.
     untested_acquires: list = field(default_factory=list)
+    # `except LockError: return` around a `with` of a lock object: it swallows the lost lease at exit too.
+    with_swallows: list = field(default_factory=list)
     # (token node, call, scope, lock) of a holder token the caller gives a lock object
     # (`lock.acquire(token=...)`, python-redis-lock's `Lock(conn, name, id=...)`).
     lock_tokens: list = field(default_factory=list)
