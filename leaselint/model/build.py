@@ -183,7 +183,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,
-        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows),
+        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows) + classifier.lost_swallows(),
         scopes=walker.scopes,
         resolver=resolver,
         origins=origins,

@@ -16,7 +16,7 @@ from leaselint.model import stores
 from leaselint.model.keys import literal_string
 from leaselint.model.traverse import walk
 
-TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
+TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token", "lease_id", "lease")
 # A stored time (`timestamp`, `timeout`, `taken_at`) is how a sweep or a reader tells a stale claim: a
 # lifetime too.
 LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp", "life", "valid")
@@ -25,6 +25,8 @@ LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp", "
 def _timed(name: str) -> bool:
     """A field that holds a lifetime or a time: `expires_at`, `timestamp`, `locked_at`."""
     words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+    if words in (["lease"], ["lease", "id"]):
+        return False  # the holder's lease id, not its lifetime
     words += [name.lower()[i:] for i in range(1, len(name)) if name.lower()[i:].startswith(("time", "stamp"))]  # `uptime`
     # A word that begins with one (`expires`, `leaseUntil`), not one inside another (`release_code`).
     return (
@@ -116,9 +118,18 @@ def _has_lifetime_field(fields: dict[str, cst.BaseExpression]) -> bool:
 # DynamoDB ------------------------------------------------------------------
 
 
+def _condition(call: cst.Call) -> cst.BaseExpression | None:
+    """The condition a DynamoDB call passes, as the store sees it: Python's `a or b` between two
+    condition objects is `a`, `a and b` is `b` (both are true objects), whatever was meant."""
+    node = keyword(call, "ConditionExpression")
+    while type(node) is cst.BooleanOperation:
+        node = node.left if type(node.operator) is cst.Or else node.right
+    return node
+
+
 def dynamo_claim(call: cst.Call) -> Document | None:
     """`put_item(Item={...}, ConditionExpression="attribute_not_exists(pk)")`."""
-    condition = keyword(call, "ConditionExpression")
+    condition = _condition(call)
     key_field, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
     if key_field is None:
         return None
@@ -152,7 +163,7 @@ def dynamo_update_claim(call: cst.Call) -> Document | None:
     """`update_item(Key={...}, UpdateExpression="SET owner = :o, expires_at = :e", ConditionExpression=
     "attribute_not_exists(pk) OR expires_at < :now", ExpressionAttributeValues={":o": ...})`: a claim of
     the item when the condition requires its key (or the attribute it sets) absent."""
-    condition = keyword(call, "ConditionExpression")
+    condition = _condition(call)
     names = _fields(keyword(call, "ExpressionAttributeNames"))[0]
     wanted, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
     if wanted is None:
@@ -235,8 +246,8 @@ def dynamo_release(call: cst.Call) -> Document | None:
         fields=fields,
         table=keyword(call, "TableName"),
         dict_node=key if isinstance(key, cst.Dict) else None,
-        checked=keyword(call, "ConditionExpression") is not None,
-        conditions=(keyword(call, "ConditionExpression"), keyword(call, "ExpressionAttributeNames")),
+        checked=_condition(call) is not None,
+        conditions=(_condition(call), keyword(call, "ExpressionAttributeNames")),
     )
 
 

@@ -449,6 +449,7 @@ DYNAMODB = Store(
     releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo", lost_when=""),),
     recognised_only=True,
     release_form="dynamo",
+    lost_errors=("ConditionalCheckFailedException", "ConditionFailedException", "ConditionalCheckFailed"),
     no_lifetime=(
         "its condition ignores an expiry attribute: DynamoDB's TTL deletes expired items lazily, up to days "
         "later, so an expired claim must be taken over by the condition (`OR expires_at < :now`)"
@@ -545,6 +546,7 @@ ETCD2 = Store(
     ),
     recognised_only=True,
     release_form="checked_keyword",
+    lost_errors=("EtcdCompareFailed",),
     release_options=(("keyword", "prevValue"), ("error", "etcd.EtcdCompareFailed")),
     missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, and a release by an object "
     "that holds no token would stop raising it: keep the token the claim stored and pass it as `prevValue=` by hand",
