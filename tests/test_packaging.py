@@ -1,4 +1,5 @@
-"""The installed package: `rules/` lands inside `leaselint`, never as a top-level `rules`."""
+"""The installed package: `rules/` lands inside `leaselint`, never as a top-level `rules`; the wheel
+carries the license and the one version."""
 
 from __future__ import annotations
 
@@ -7,17 +8,38 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
 ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def test_wheel_maps_rules_into_the_package(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel `pip wheel` builds from this checkout, built once for the module."""
+    folder = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
         check=True,
         capture_output=True,
         timeout=300,
     )
-    (wheel,) = tmp_path.glob("leaselint-*.whl")
+    (built,) = folder.glob("leaselint-*.whl")
+    return built
+
+
+def _metadata(wheel: Path) -> str:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return archive.read(name).decode()
+
+
+def test_wheel_maps_rules_into_the_package(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"leaselint"}
@@ -36,3 +58,15 @@ def test_rules_import_from_any_folder(tmp_path):
         check=True,
     )
     assert done.stdout.strip().startswith("LL000,LL001")
+
+
+def test_license_is_mit_declared_and_shipped(wheel):
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 the leaselint authors" in text
+    assert PYPROJECT["project"]["license"] == "MIT"
+    assert PYPROJECT["project"]["license-files"] == ["LICENSE"]
+    assert "License-Expression: MIT" in _metadata(wheel).splitlines()
+    with zipfile.ZipFile(wheel) as archive:
+        (shipped,) = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert archive.read(shipped).decode() == text
