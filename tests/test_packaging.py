@@ -3,12 +3,15 @@ carries the license and the one version."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from leaselint import __version__
 
 try:
     import tomllib
@@ -70,3 +73,15 @@ def test_license_is_mit_declared_and_shipped(wheel):
     with zipfile.ZipFile(wheel) as archive:
         (shipped,) = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
         assert archive.read(shipped).decode() == text
+
+
+def test_changelog_has_the_current_version_first():
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert text.startswith("# Changelog\n")
+    assert "[Keep a Changelog]" in text
+    # The newest entry (after an optional [Unreleased]) is the version in the code.
+    versions = [v for v in re.findall(r"^## \[([^\]]+)\]", text, re.M) if v != "Unreleased"]
+    assert versions[0] == __version__
+    # User-facing: no commit hashes, no issue numbers.
+    assert not re.search(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b", text)
+    assert not re.search(r"#\d|\bissues? \d", text, re.I)
