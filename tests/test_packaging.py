@@ -1,8 +1,9 @@
 """The installed package: `rules/` lands inside `leaselint`, never as a top-level `rules`; the wheel
-carries the license and the one version."""
+carries the license; the version has one source (`leaselint.__version__`) that the other files agree with."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from leaselint import __version__
 
@@ -73,6 +75,37 @@ def test_license_is_mit_declared_and_shipped(wheel):
     with zipfile.ZipFile(wheel) as archive:
         (shipped,) = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
         assert archive.read(shipped).decode() == text
+
+
+def test_the_version_has_one_source_that_the_wheel_and_the_action_agree_with(wheel, tmp_path):
+    assert "version" not in PYPROJECT["project"]
+    assert "version" in PYPROJECT["project"]["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "leaselint.__version__"}
+    assert wheel.name == f"leaselint-{__version__}-py3-none-any.whl"
+    assert f"Version: {__version__}" in _metadata(wheel).splitlines()
+
+    # The wheel installed on its own answers --version with it.
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    code = "import leaselint, importlib.metadata as m; print(leaselint.__file__, m.version('leaselint'))"
+    where = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert where.stdout.split() == [str(site / "leaselint" / "__init__.py"), __version__], where.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "leaselint", "--version"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.stdout == f"leaselint, version {__version__}\n"
+
+    # The Action names no version but this one; the hooks run whatever version their checkout holds.
+    assert set(re.findall(r"\d+(?:\.\d+)+", (ROOT / "action.yml").read_text())) == {__version__}
+    for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text()):
+        fields = {key: value for key, value in hook.items() if key != "minimum_pre_commit_version"}
+        assert not re.search(r"\d+\.\d+", repr(fields)), hook["id"]
 
 
 def test_changelog_has_the_current_version_first():
