@@ -108,6 +108,10 @@ def test_the_version_has_one_source_that_the_wheel_and_the_action_agree_with(whe
         assert not re.search(r"\d+\.\d+", repr(fields)), hook["id"]
 
 
+def test_the_readme_names_the_wheel_a_checkout_builds(wheel):
+    assert f"pip wheel --no-deps -w dist . && pip install dist/{wheel.name}" in (ROOT / "README.md").read_text()
+
+
 def test_changelog_has_the_current_version_first():
     text = (ROOT / "CHANGELOG.md").read_text()
     assert text.startswith("# Changelog\n")
