@@ -49,7 +49,13 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
     return bool(isatty and isatty())
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+SERVER_EPILOG = (
+    "Editors: `leaselint server` (or the `leaselint-server` command) runs the language server over "
+    "stdio; `--stdio` is accepted. A folder named `server` is linted as `./server` or `server/`."
+)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=SERVER_EPILOG)
 # Not `readable`: a file that cannot be read is an LL000 finding of its own, not the end of the run.
 @click.argument("paths", nargs=-1, type=click.Path(readable=False))
 @click.option("--fix", is_flag=True, help="Write safe fixes.")
@@ -150,12 +156,9 @@ def run() -> NoReturn:
     The output is flushed and the atexit functions run as in any exit; what is skipped is freeing
     every module and object one at a time, some 10 ms a run (a tenth of a warm run on a large tree).
     """
-    if sys.argv[1:] == ["server"] and not os.path.exists("server"):
-        # `leaselint server`: the language server over stdio (a path named `server` stays a path).
-        from leaselint.server import serve
-
-        serve()
-        sys.exit(EXIT_CLEAN)
+    if sys.argv[1:2] == ["server"]:
+        # Always the language server, even beside a folder named `server` (lint that as `./server`).
+        server_command.main(sys.argv[2:], prog_name="leaselint server")
     try:
         main()
         code = EXIT_CLEAN
@@ -172,6 +175,28 @@ def run() -> NoReturn:
     except Exception:
         sys.exit(code)  # the interpreter reports it, as it would have
     os._exit(code)
+
+
+@click.command("server", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; LSP clients pass it).")
+def server_command(stdio: bool) -> None:
+    """Run the language server for editors over standard input and output."""
+    if sys.stdin.isatty():
+        click.echo(
+            "leaselint: the language server is waiting for an LSP client on standard input "
+            "(to lint a folder named `server`, run `leaselint ./server`)",
+            err=True,
+        )
+    from leaselint.server import serve
+
+    serve()
+    sys.exit(EXIT_CLEAN)
+
+
+def run_server() -> NoReturn:
+    """The `leaselint-server` console script: a name for editors that no path can shadow."""
+    server_command.main(prog_name="leaselint-server")
+    sys.exit(EXIT_CLEAN)
 
 
 def _explain(code: str) -> NoReturn:

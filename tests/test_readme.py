@@ -67,9 +67,9 @@ def test_the_editor_setups_start_the_server():
 
     (helix,) = [block for block in _blocks("toml") if "language-server" in block]
     server = tomllib.loads(helix)["language-server"]["leaselint"]
-    assert (server["command"], server["args"]) == ("leaselint", ["server"])
+    assert server["command"] == "leaselint-server" and "args" not in server
     (neovim,) = _blocks("lua")
-    assert 'cmd = { "leaselint", "server" }' in neovim
+    assert 'cmd = { "leaselint-server" }' in neovim
 
 
 # leaselint has no release yet: a PyPI install or a release tag is the form for after one, marked so.
