@@ -8,7 +8,7 @@ import stat
 from collections import Counter
 
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
-from leaselint.fix import apply_fixes, applicable
+from leaselint.fix import apply_fixes, applicable, chained
 from leaselint.parsing import (
     MAX_CHECK_BYTES,
     NO_ROUND_TRIP,
@@ -192,12 +192,32 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
             result.fixed_text, result.unfixed = text, unfixed
             result.fixed = _gone(unfixed, diagnostics)
     result.diagnostics = diagnostics
+    if settings.count_fixes:
+        _count_fixes(result, text, source.newline, settings)
     return result
 
 
 def _gone(before: list[Diagnostic], after: list[Diagnostic]) -> dict[str, int]:
     """Per code, how many of the findings `before` are not in `after`."""
     return dict(Counter(d.code for d in before) - Counter(d.code for d in after))
+
+
+def _count_fixes(result: FileResult, text: str, newline: str, settings: Settings) -> None:
+    """What --fix would fix of the result's findings, per code, and how many more --unsafe-fixes would.
+
+    When some findings have a fix to write and some have not, the fixes are tried on the text: one
+    fix can settle another finding (chained fixes). Otherwise the findings' own fixes tell.
+    """
+    found = result.diagnostics
+    counts = {}
+    for unsafe in {settings.unsafe_fixes, True}:
+        if chained(found, unsafe):
+            trial = settings.replace(fix=True, unsafe_fixes=unsafe, count_fixes=False)
+            counts[unsafe] = _gone(found, _fix_until_stable(text, newline, found, trial, [])[1])
+        else:
+            counts[unsafe] = dict(Counter(d.code for d in found if applicable(d.fix, unsafe)))
+    result.fixable = counts[settings.unsafe_fixes]
+    result.hidden = max(0, sum(counts[True].values()) - sum(result.fixable.values()))
 
 
 def _fix_until_stable(text: str, newline: str, diagnostics: list[Diagnostic], settings: Settings, errors: list[str]):

@@ -206,7 +206,17 @@ def _settings(flags: dict) -> Settings:
         )
     except ConfigError as exc:
         _fail(str(exc))
+    if _counts_fixes(flags):
+        settings = settings.replace(count_fixes=True)
     return settings
+
+
+def _counts_fixes(flags: dict) -> bool:
+    """The report says how many findings --fix would fix: the closing lines of the human formats and
+    --statistics (text and JSON)."""
+    if flags["diff"] or flags["add_noqa"]:
+        return False
+    return flags["show_statistics"] or flags["output_format"] in ("full", "concise")
 
 
 def _options(flags: dict, stream: TextIO) -> dict:

@@ -214,6 +214,10 @@ class FileResult(Record):
         self.summary: tuple | None = None
         # With fixed_text: the findings of the text as read, reported if the fixed text is not written.
         self.unfixed: list[Diagnostic] | None = None
+        # Per code, the findings of `diagnostics` that --fix (with this run's --unsafe-fixes) would
+        # fix, and how many more --unsafe-fixes would: counted when the settings ask (count_fixes).
+        self.fixable: dict[str, int] | None = None
+        self.hidden = 0
 
     @property
     def fixed_count(self) -> int:
@@ -223,4 +227,7 @@ class FileResult(Record):
         """The fixed text was not written: the file keeps its findings as read, none of them fixed."""
         if self.unfixed is not None:
             self.diagnostics = self.unfixed
+            if self.fixable is not None:
+                # What this run fixed is what --fix would fix; the hidden count stands.
+                self.fixable = dict(self.fixed)
         self.fixed_text, self.fixed, self.unfixed = None, {}, None
