@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import os
 import sys
 from typing import TYPE_CHECKING, NoReturn, TextIO
@@ -232,7 +231,17 @@ def _settings(flags: dict) -> Settings:
         )
     except ConfigError as exc:
         _fail(str(exc))
+    if _counts_fixes(flags):
+        settings = settings.replace(count_fixes=True)
     return settings
+
+
+def _counts_fixes(flags: dict) -> bool:
+    """The report says how many findings --fix would fix: the closing lines of the human formats and
+    --statistics (text and JSON)."""
+    if flags["diff"] or flags["add_noqa"]:
+        return False
+    return flags["show_statistics"] or flags["output_format"] in ("full", "concise")
 
 
 def _options(flags: dict, stream: TextIO) -> dict:
@@ -254,7 +263,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
         if result.fixed_text is not None and source is not None:
             if flags["diff"]:
                 diffs.append(_unified(result))
-                result.fixed_count = 0
+                result.fixed = {}
             else:
                 try:
                     write_fixed(result.path, source, result.fixed_text)
@@ -269,7 +278,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     if flags["diff"]:
         out.write("".join(diffs))
     else:
-        _report(results, settings, flags, out)
+        _report(results, flags, out)
     if internal:
         return EXIT_ERROR
     return _exit_code(results, flags, changed=bool(diffs) if flags["diff"] else None)
@@ -292,7 +301,7 @@ def _run_options(flags: dict) -> dict:
     }
 
 
-def _report(results: list[FileResult], settings: Settings, flags: dict, out: TextIO) -> None:
+def _report(results: list[FileResult], flags: dict, out: TextIO) -> None:
     options = _options(flags, out)
     if flags["show_statistics"]:
         from leaselint.report import statistics
@@ -300,7 +309,7 @@ def _report(results: list[FileResult], settings: Settings, flags: dict, out: Tex
         statistics.report(results, out, {**options, "json": flags["output_format"] == "json"})
         return
     if flags["show_fixes"] and flags["fix"]:
-        options["fixed_codes"] = _fixed_codes(results, settings)
+        options["fixed_codes"] = {r.path: r.fixed for r in results if r.fixed}
     REPORTERS[flags["output_format"]](results, out, options)
 
 
@@ -321,25 +330,6 @@ def _internal_errors(result: FileResult) -> bool:
     for error in result.internal_errors:
         click.echo(f"leaselint: internal error in {result.path}: {error}", err=True)
     return bool(result.internal_errors)
-
-
-def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dict[str, int]]:
-    """Per file, the codes --fix fixed: the findings before fixing less the findings left."""
-    from leaselint.check import check_text
-    from leaselint.parsing import ParseFailure
-
-    fixed: dict[str, dict[str, int]] = {}
-    for result in results:
-        if not result.fixed_count or result.original_text is None:
-            continue
-        try:
-            before = check_text(result.original_text, settings.for_file(result.path).replace(fix=False))
-        except ParseFailure:
-            continue
-        gone = collections.Counter(d.code for d in before) - collections.Counter(d.code for d in result.diagnostics)
-        if gone:
-            fixed[result.path] = dict(gone)
-    return fixed
 
 
 def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
@@ -363,13 +353,13 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
         fixed = source.encode(result.fixed_text) if source is not None and result.fixed_text is not None else data
         stdout.write(fixed)
         stdout.flush()
-        _report([result], settings, flags, out if flags["output_file"] else sys.stderr)
+        _report([result], flags, out if flags["output_file"] else sys.stderr)
     elif flags["diff"]:
         diff = _unified(result) if result.fixed_text is not None else ""
         out.write(diff)
         return EXIT_ERROR if internal else _exit_code([result], flags, changed=bool(diff))
     else:
-        _report([result], settings, flags, out)
+        _report([result], flags, out)
     return EXIT_ERROR if internal else _exit_code([result], flags)
 
 

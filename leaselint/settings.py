@@ -34,9 +34,12 @@ class Settings(Frozen):
     project: tuple | None
     # The file is a test module by its path (set per file by for_file): its functions are tests.
     tests: bool
+    # Count what --fix would fix of each file's findings (FileResult.fixable), for a report that says.
+    count_fixes: bool
     _fields = (
         "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
         "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project", "tests",
+        "count_fixes",
     )
 
     def __init__(
@@ -56,6 +59,7 @@ class Settings(Frozen):
         root: str = ".",
         project: tuple | None = None,
         tests: bool = False,
+        count_fixes: bool = False,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -72,6 +76,7 @@ class Settings(Frozen):
         _set(self, "root", root)
         _set(self, "project", project)
         _set(self, "tests", tests)
+        _set(self, "count_fixes", count_fixes)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:
