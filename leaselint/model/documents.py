@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from leaselint.model import stores
-from leaselint.model.keys import literal_string
+from leaselint.model.keys import code_of, literal_string
 from leaselint.model.traverse import walk
 
 TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token", "lease_id", "lease")
@@ -234,6 +234,43 @@ class _AttrNotExists(cst.CSTVisitor):
             inner = func.value
             if isinstance(inner, cst.Call) and inner.args:
                 self.name = literal_string(inner.args[0].value)
+
+
+def dynamo_renewal(call: cst.Call) -> Document | None:
+    """`update_item(Key={...}, UpdateExpression="SET expires = :e", ...)` that sets only times: a
+    renewal, `checked` when its condition (as the store sees it) names an attribute that is neither
+    the key nor a time (the holder's token)."""
+    key = keyword(call, "Key")
+    key_fields, _ = _fields(key)
+    update = literal_string(keyword(call, "UpdateExpression"))
+    if not key_fields or update is None:
+        return None
+    names = _fields(keyword(call, "ExpressionAttributeNames"))[0]
+    clause = _SET_CLAUSE.search(update)
+    set_names = []
+    for part in (clause.group(1).split(",") if clause else ()):
+        found = _ASSIGNMENT.match(part)
+        if found is None:
+            return None  # `SET n = n + :one`: no plain write of a time
+        name = found.group(1)
+        if name.startswith("#"):
+            name = literal_string(names[name]) if name in names else None
+        set_names.append(name)
+    if not set_names or not all(name is not None and _timed(name) for name in set_names):
+        return None
+    condition = _condition(call)
+    text = code_of(condition) if condition is not None else ""
+    compared = set(re.findall(r"""Attr\(\s*["'](\w+)["']\s*\)|(?<![\w#:])(#?\w+)\s*(?:=|<>)\s*:""", text))
+    attributes = {a or b for a, b in compared}
+    attributes = {literal_string(names[a]) or a if a.startswith("#") and a in names else a for a in attributes}
+    key_field = next(iter(key_fields))
+    return Document(
+        key_field=key_field,
+        key=key_fields[key_field],
+        fields=key_fields,
+        table=keyword(call, "TableName"),
+        checked=any(a not in key_fields and not _timed(a) for a in attributes),
+    )
 
 
 def dynamo_release(call: cst.Call) -> Document | None:
