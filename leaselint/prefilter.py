@@ -221,6 +221,9 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         named_lock = named_lock or bool(path and names_lock(path))
         if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
             return CLAIM_WORDS
+        if _self_release(data, lower):
+            # A lock class whose own release may answer a lost lease the caller drops (the second look asks).
+            return CLAIM_WORDS
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
     def holds(word: bytes) -> bool:
@@ -246,8 +249,18 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
     named_lock = named_lock or bool(path and names_lock(path))
     if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
         return CLAIM_WORDS
+    if _self_release(data, lower):
+        return CLAIM_WORDS  # as above: a lock class's own release (the second look asks)
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
+
+
+def _self_release(data: bytes, lower: bytes) -> bool:
+    """`self.release()` in a text that names a lock, lease, mutex or semaphore: a lock class's own
+    release, whose answer a caller may drop."""
+    return (b"self.release(" in data or b"self.unlock(" in data) and any(
+        word in lower for word in (b"lock", b"lease", b"mutex", b"semaphore")
+    )
 
 
 # How far into a file its imports are looked for (a store's module named near the top).
@@ -501,6 +514,8 @@ def second_look(tree, plain_writes: bool = True) -> bool:
                 return True
         if method in _multi():
             return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
+    if facts.lock_class and facts.self_release:
+        return True  # the model asks whether the class's release answers a lost lease
     return plain_writes and _read_then_set(tree)
 
 
@@ -593,6 +608,8 @@ class _Facts:
         self.lock_class = False
         # A class of the file derives from a Django manager or queryset (`class LockManager(Manager)`).
         self.manager_class = False
+        # `self.release()` (or `self.unlock()`) is called: a lock class's release whose answer may be dropped.
+        self.self_release = False
 
     def collect(self, tree) -> None:
         import ast
@@ -610,6 +627,13 @@ class _Facts:
             if kind is call:
                 if type(node.func) is attribute and node.func.attr in methods:
                     self.calls.append((node, function))
+                elif (
+                    type(node.func) is attribute
+                    and node.func.attr in ("release", "unlock")
+                    and type(node.func.value) is name
+                    and node.func.value.id == "self"
+                ):
+                    self.self_release = True
             elif kind is name:
                 if type(node.ctx) is not load:
                     self.bound_names.add(node.id)
