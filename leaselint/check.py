@@ -136,7 +136,7 @@ def _check_module(
         summary_out["exports"] = exports(model)
         summary_out["wants"] = wants(model)
         summary_out["keyed"] = model.keyed
-    context = Context(model=model, fixer=LeaseFixer(model, settings.release, text))
+    context = Context(model=model, fixer=LeaseFixer(model, settings.release, text, settings.line_length))
     index = LineIndex(text)
     noqa = directives(text)
     audit = settings.enabled(UNUSED_NOQA)

@@ -94,8 +94,11 @@ class NoFix(Exception):
 
 
 class LeaseFixer:
-    def __init__(self, model: LeaseModel, release_style: str = "lua", text: str | None = None) -> None:
+    def __init__(
+        self, model: LeaseModel, release_style: str = "lua", text: str | None = None, line_length: int = 88
+    ) -> None:
         self.model = model
+        self.line_length = line_length
         self.positions = model.positions
         self.origins = model.origins
         self.release_style = release_style
@@ -808,8 +811,9 @@ class LeaseFixer:
 
     # Releases -------------------------------------------------------------
 
-    def _store_release(self, lease: Lease, release: Release, token: str, replace) -> Edit | None:
-        """Checked releases written as more than one call; None for the one-call template stores."""
+    def _store_release(self, lease: Lease, release: Release, token: str, replace, shift: str = "") -> Edit | None:
+        """Checked releases written as more than one call; None for the one-call template stores.
+        `shift`: the indentation its lines will get under an `if` around it."""
         store = lease.claims[0].store
         form = store.release_form
         if not form:
@@ -833,10 +837,10 @@ class LeaseFixer:
                 raise NoFix(why)
         awaited = self._awaited(release)
         receiver, key = self._text(release.receiver), self._text(release.key)
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
         statement = replace if replace is not None else release.statement
-        indent = self._indent_of(statement)
+        indent = self._indent_of(statement) + shift
         inner = indent + self.model.module.default_indent
+        report = self.warning(LOST_MESSAGE, (key,), inner)
         options = dict(store.release_options)
         if form == "memcached":
             taken = release.scope.all_names() | self.model.module_names
@@ -872,7 +876,8 @@ class LeaseFixer:
             begin = f"with {receiver}.{store.transactions[0]}({option}):"
             read, delete = options["read"], options["delete"]
             test = f"if {receiver}.{read}({key}{more}) != {token} or not {receiver}.{delete}({key}{more}):"
-            text = f"{begin}\n{inner}{test}\n{inner}{self.model.module.default_indent}{report}"
+            deeper = inner + self.model.module.default_indent
+            text = f"{begin}\n{inner}{test}\n{deeper}{self.warning(LOST_MESSAGE, (key,), deeper)}"
             return self._replace(statement, text)
         if form == "dynamo":
             claim = lease.claims[0]
@@ -995,6 +1000,16 @@ class LeaseFixer:
             return f"{self.model.logger_name}.warning"
         return "logging.getLogger(__name__).warning"
 
+    def warning(self, message: str, args: tuple[str, ...], indent: str, column: int | None = None) -> str:
+        """The warning call, written where a line indented by `indent` holds it from `column` (its
+        indentation's end when None), wrapped to the line length when it does not fit."""
+        step = self.model.module.default_indent
+        return wrapped_call(self.log_call, message, args, indent, step, self.line_length, column)
+
+    def _line_indent(self, position: Position) -> str:
+        line = self.lines[position.line - 1] if position.line - 1 < len(self.lines) else ""
+        return line[: len(line) - len(line.lstrip())]
+
     def checked_release(
         self,
         lease: Lease,
@@ -1053,7 +1068,8 @@ class LeaseFixer:
             # The `if` compares the stored value with the old one (now never stored) and guards more
             # than the release: its test becomes the checked release, and the delete goes.
             return self._release_as_test(lease, release, guard, token, with_header)
-        store_edit = self._store_release(lease, release, token.code, replace)
+        shift = self.model.module.default_indent if token.held else ""
+        store_edit = self._store_release(lease, release, token.code, replace, shift)
         if store_edit is not None and token.held and lease.claims[0].store.missing_raises:
             raise NoFix(lease.claims[0].store.missing_raises)
         if store_edit is not None and token.held:
@@ -1106,14 +1122,14 @@ class LeaseFixer:
         return Fix("Queue the delete after `multi()`, so that WATCH makes the compare and the delete one step", (edit,), Applicability.SAFE)
 
     def _only_while_held(self, edit: Edit, release: Release, replace, token: str) -> Edit:
-        """A store's checked release of several lines, run only while the object holds a token."""
+        """A store's checked release of several lines (written one step deeper), run only while the
+        object holds a token."""
         if release.usage != "statement":
             raise NoFix("the release is part of a larger statement: check that a token is held by hand")
         statement = replace if replace is not None else release.statement
         indent = self._indent_of(statement)
         step = self.model.module.default_indent
-        body = edit.content.replace("\n" + indent, "\n" + indent + step)
-        return Edit(edit.start, edit.end, f"if {token} is not None:\n{indent}{step}{body}")
+        return Edit(edit.start, edit.end, f"if {token} is not None:\n{indent}{step}{edit.content}")
 
     def _release_as_test(self, lease: Lease, release: Release, guard: cst.If, token: Token, with_header: bool) -> Fix:
         body = guard.body
@@ -1233,18 +1249,23 @@ class LeaseFixer:
         With `guard` (the object holds a token), the release runs only when it holds, and otherwise
         deletes nothing and answers 0 as a delete of a missing key does."""
         awaited = self._awaited(release)
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
+        key = self._text(release.key)
         if release.usage == "statement":
             statement = replace if replace is not None else release.statement
             indent = self._indent_of(statement) + self.model.module.default_indent
             test = f"{guard} and not {awaited}{call}" if guard else f"not {awaited}{call}"
-            return self._replace(statement, f"if {test}:\n{indent}{report}")
+            return self._replace(statement, f"if {test}:\n{indent}{self.warning(LOST_MESSAGE, (key,), indent)}")
         if guard:
             if release.usage == "inline":
                 raise NoFix("the release is part of a larger expression: check that the object holds a token by hand")
             return Edit(*self._span_with_await(release), f"({awaited}{call} if {guard} else 0)")
         if release.usage == "inline":
-            return Edit(*self._span_with_await(release), f"{awaited}{call} or {report}")
+            start, end = self._span_with_await(release)
+            before = f"{awaited}{call} or "
+            last = before.rsplit("\n", 1)
+            column = len(last[1]) if len(last) > 1 else start.column + len(before)
+            report = self.warning(LOST_MESSAGE, (key,), self._line_indent(start), column)
+            return Edit(start, end, before + report)
         return self._replace(release.call, call)
 
     def claim_in_one_step(self, claim: Claim) -> Fix:
@@ -1368,7 +1389,7 @@ class LeaseFixer:
         answer = f"{token} is not None and {awaited}{call}" if held else f"{awaited}{call}"
         if renewal.usage == "statement":
             indent = self._indent_of(renewal.statement) + self.model.module.default_indent
-            report = f"{self.log_call}({_quote(LOST_RENEWAL_MESSAGE)}, {self._text(renewal.key)})"
+            report = self.warning(LOST_RENEWAL_MESSAGE, (self._text(renewal.key),), indent)
             test = f"not ({answer})" if held else f"not {answer}"
             edits.append(self._replace(renewal.statement, f"if {test}:\n{indent}{report}"))
             edits += self.header_edit(logging=True, secrets=False, script=False)
@@ -1467,11 +1488,11 @@ class LeaseFixer:
         if release.usage == "operand":
             raise NoFix("the release is the last operand of an `and`/`or`: test its answer by hand")
         awaited = "await " if release.awaited or release.coroutine else ""
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         call = self._text(release.call)
         if release.usage == "statement":
             result = f"({awaited}{call})" if awaited and lost_when != "not {result}" else f"{awaited}{call}"
             indent = self._indent_of(release.statement) + self.model.module.default_indent
+            report = self.warning(LOST_MESSAGE, (self._text(release.key),), indent)
             edit = self._replace(release.statement, f"if {lost_when.format(result=result)}:\n{indent}{report}")
         elif lost_when == "not {result}":
             edit = self.report_outcome(release, call)
@@ -1489,10 +1510,10 @@ class LeaseFixer:
         statement = release.statement
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             raise NoFix("the release shares its line with other statements")
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
-        indent = self.model.module.default_indent
+        indent = self._indent_of(statement) + self.model.module.default_indent
+        report = self.warning(LOST_MESSAGE, (self._text(release.key),), indent)
         test = release.spec.lost_when.format(result=name)
-        edits = [self._after(statement, f"if {test}:\n{self._indent_of(statement)}{indent}{report}")]
+        edits = [self._after(statement, f"if {test}:\n{indent}{report}")]
         edits += self.header_edit(logging=True, secrets=False, script=False)
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
@@ -1523,8 +1544,8 @@ class LeaseFixer:
         louder = self._debug_to_warning(body)
         if louder is not None:
             return louder
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         first = body.body[0]
+        report = self.warning(LOST_MESSAGE, (self._text(release.key),), self._indent_of(first))
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
         if isinstance(inner, (cst.Continue, cst.Return)):
             edit = self._insert_before(first, report)
@@ -1548,16 +1569,17 @@ class LeaseFixer:
         if louder is not None:
             return louder
         name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
+        first = body.body[0]
+        indent = self._indent_of(first)
         if handler.type is None:
             # A bare `except:` stays as it is: the log carries the error.
-            report = f"{self.log_call}(\"lease lost before release\", exc_info=True)"
+            report = self.warning("lease lost before release", ("exc_info=True",), indent)
         else:
             if name is None:
                 name = "exc"
                 _, type_end = self._range(handler.type)
                 edits.append(Edit(type_end, type_end, f" as {name}"))
-            report = f"{self.log_call}(\"lease lost before release: %s\", {name})"
-        first = body.body[0]
+            report = self.warning("lease lost before release: %s", (name,), indent)
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
         if isinstance(inner, (cst.Continue, cst.Return)):
             edits.append(self._insert_before(first, report))
@@ -1857,6 +1879,43 @@ def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:
     for edit in edits:
         merged[edit.start] = merged.get(edit.start, "") + edit.content
     return [Edit(point, point, content) for point, content in merged.items()]
+
+
+def wrapped_call(
+    func: str, message: str, args: tuple[str, ...], indent: str, step: str, limit: int, column: int | None = None
+) -> str:
+    """`func("message", *args)` as Black would wrap it to `limit` characters: on one line; else the
+    arguments on one line of their own; else one argument a line, a message too long for its line
+    split into adjacent strings at spaces. The first line starts at `column` of a line indented
+    by `indent`; a line that cannot be made short enough is left long."""
+    start = len(indent) if column is None else column
+    parts = (_quote(message), *args)
+    flat = f"{func}({', '.join(parts)})"
+    if start + len(flat) <= limit or any("\n" in part for part in args):
+        return flat
+    inner = indent + step
+    hugged = inner + ", ".join(parts)
+    if len(hugged) <= limit:
+        return f"{func}(\n{hugged}\n{indent})"
+    lines = [inner + piece for piece in _split_message(message, limit - len(inner) - 1)]
+    lines[-1] += ","
+    lines += [f"{inner}{arg}," for arg in args]
+    return f"{func}(\n" + "\n".join(lines) + f"\n{indent})"
+
+
+def _split_message(message: str, width: int) -> list[str]:
+    """The message as string literals of at most `width` characters each where its words allow,
+    each piece ending in the space that follows it."""
+    pieces: list[str] = []
+    current = ""
+    for word in re.findall(r"\S+\s*|\s+", message):
+        if current and len(_quote(current + word)) > width:
+            pieces.append(current)
+            current = word
+        else:
+            current += word
+    pieces.append(current)
+    return [_quote(piece) for piece in pieces]
 
 
 def _quote(text: str) -> str:

@@ -213,7 +213,9 @@ class BlindRelease(Rule):
                     work(job)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,

@@ -177,7 +177,9 @@ class FixedToken(Rule):
                     build(index)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, holder):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,
@@ -226,7 +228,9 @@ class FixedToken(Rule):
                     run_compaction(shard)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,

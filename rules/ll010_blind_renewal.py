@@ -174,7 +174,9 @@ class BlindRenewal(Rule):
                 def beat():
                     while not done.wait(10):
                         if not r.eval(LEASE_EXPIRE_SCRIPT, 1, key, token, 30):
-                            logging.getLogger(__name__).warning("lease %s expired before renewal; another worker may hold it", key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before renewal; another worker may hold it", key
+                            )
 
                 threading.Thread(target=beat, daemon=True).start()
                 try:

@@ -75,6 +75,24 @@ def test_invalid_case(rule, case):
     assert again.fixed_text is None
 
 
+def test_inserted_warning_lines_fit_the_default_line_length():
+    """The warning calls fixes insert are wrapped to 88 characters; only a line that opens the call
+    after code already too long for it stays longer."""
+    long = []
+    for rule in ALL_RULES:
+        for name, case in cases.numbered(rule, "INVALID"):
+            if case.fixed is None:
+                continue
+            before = set(textwrap.dedent(case.code).splitlines())
+            result = _lint(rule, case.code, fix=True, unsafe_fixes=True)
+            assert result.internal_errors == [] and result.fixed_text is not None
+            for line in result.fixed_text.splitlines():
+                inserted = line not in before and ("lease %s" in line or "lease lost" in line or ".warning(" in line)
+                if inserted and len(line) > 88 and not line.endswith(".warning("):
+                    long.append(f"{rule.code} {name}: {line.strip()}")
+    assert long == []
+
+
 def test_safe_fix_alone_matches_unsafe_run_when_safe():
     """A safe case's fixed text is written by plain --fix too."""
     for rule in ALL_RULES:

@@ -88,7 +88,10 @@ INVALID = [
                 finally:
                     with cache.transact():
                         if cache.get(key) != token or not cache.delete(key):
-                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before release; another worker may hold it",
+                                key,
+                            )
     """,
         applicability=Applicability.SAFE,
     ),
