@@ -282,7 +282,7 @@ def lint_bytes(
     except DecodeError as exc:
         result = FileResult(path=path)
         if settings.enabled(UNPARSABLE):
-            result.diagnostics = [unparsable(f"cannot decode: {exc}")]
+            result.diagnostics = [unparsable(str(exc))]
         return result, None
     if len(data) > MAX_CHECK_BYTES:
         return _lint_oversized(source, path, settings), source
