@@ -6,10 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import leaselint
 from leaselint import __version__
 from leaselint.cli import main
 from leaselint.rules import RULES_BY_CODE
@@ -261,6 +263,8 @@ def test_json_format(cwd):
     assert {"code", "message", "filename", "location", "end_location", "fix"} <= set(item)
     assert item["code"] == "LL001"
     assert item["message"] == MESSAGE
+    # The rule's section of the rules' page the package carries.
+    assert item["url"] == (Path(leaselint.__file__).parent / "docs" / "rules.md").as_uri() + "#ll001"
     assert os.path.samefile(item["filename"], cwd / "a.py")
     assert os.path.isabs(item["filename"])
     assert item["location"] == {"row": 12, "column": 13}
