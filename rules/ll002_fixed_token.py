@@ -82,6 +82,11 @@ class FixedToken(Rule):
     another method or a nested function, or the store has no
     compare-and-delete (the Django cache), there is no automatic fix.
 
+    ## Without an automatic fix
+
+    The reasons and what to do instead are those of LL001:
+    `leaselint --explain LL001`.
+
     ## References
     - Martin Kleppmann, "How to do distributed locking"
     """

@@ -148,6 +148,6 @@ INVALID = [
     """,
         line=17,
         column=15,
-        message_contains='e (`eval(script, keys=[...], args=[...])`, `delete([key])`))',
+        message_contains="(no automatic fix: the claim is coredis's (`condition=PureToken.NX`), whose client takes other arguments)",
     ),
 ]

@@ -1394,7 +1394,7 @@ INVALID = [
     """,
         line=15,
         column=9,
-        message_contains='.)`, or all in one Lua script that sets their lifetimes too)',
+        message_contains='(no automatic fix: the claim writes several keys at once (`msetnx`))',
     ),
     # A test that claims and releases in itself holds a lease like any other code.
     Invalid(

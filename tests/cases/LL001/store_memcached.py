@@ -329,7 +329,7 @@ INVALID = [
     """,
         line=22,
         column=9,
-        message_contains='future), catching `pylibmc.NotFound` for a key already gone)',
+        message_contains='(no automatic fix: pylibmc has no compare-and-delete call)',
     ),
     Invalid(
         """\
@@ -408,7 +408,7 @@ INVALID = [
     """,
         line=15,
         column=13,
-        message_contains='ive it one server, or release with a token check per server)',
+        message_contains="(no automatic fix: the client may replicate to several servers, where one server's CAS id does not hold on the others)",
     ),
     Invalid(
         """\

@@ -178,7 +178,7 @@ INVALID = [
     """,
         line=23,
         column=9,
-        message_contains='urn a fresh token from the claim and pass it to the release)',
+        message_contains='(no automatic fix: the key comes from the caller, so one token per object would mix leases)',
     ),
     Invalid(
         """\

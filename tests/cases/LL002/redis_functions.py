@@ -111,7 +111,7 @@ INVALID = [
     """,
         line=7,
         column=19,
-        message_contains="no automatic fix: no release in reach holds the lease: the delete runs after the claim failed",
+        message_contains="no automatic fix: no release in reach holds the lease, as the delete runs after the claim failed",
     ),
     Invalid(
         """\
