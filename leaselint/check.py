@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import Counter
 
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
-from leaselint.fix import apply_fixes, applicable
+from leaselint.fix import apply_fixes, applicable, chained
 from leaselint.parsing import (
     MAX_CHECK_BYTES,
     NO_ROUND_TRIP,
@@ -183,24 +184,49 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     except Exception as exc:
         _add(result.internal_errors, internal_error("the lease model", exc))
         return result
+    text = source.text
     if settings.fix:
         unfixed = diagnostics
-        text, diagnostics = _fix_until_stable(source, diagnostics, settings, result)
+        text, diagnostics = _fix_until_stable(text, source.newline, diagnostics, settings, result.internal_errors)
         if text != source.text:
             result.fixed_text, result.unfixed = text, unfixed
+            result.fixed = _gone(unfixed, diagnostics)
     result.diagnostics = diagnostics
+    if settings.count_fixes:
+        _count_fixes(result, text, source.newline, settings)
     return result
 
 
-def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], settings: Settings, result: FileResult):
+def _gone(before: list[Diagnostic], after: list[Diagnostic]) -> dict[str, int]:
+    """Per code, how many of the findings `before` are not in `after`."""
+    return dict(Counter(d.code for d in before) - Counter(d.code for d in after))
+
+
+def _count_fixes(result: FileResult, text: str, newline: str, settings: Settings) -> None:
+    """What --fix would fix of the result's findings, per code, and how many more --unsafe-fixes would.
+
+    When some findings have a fix to write and some have not, the fixes are tried on the text: one
+    fix can settle another finding (chained fixes). Otherwise the findings' own fixes tell.
+    """
+    found = result.diagnostics
+    counts = {}
+    for unsafe in {settings.unsafe_fixes, True}:
+        if chained(found, unsafe):
+            trial = settings.replace(fix=True, unsafe_fixes=unsafe, count_fixes=False)
+            counts[unsafe] = _gone(found, _fix_until_stable(text, newline, found, trial, [])[1])
+        else:
+            counts[unsafe] = dict(Counter(d.code for d in found if applicable(d.fix, unsafe)))
+    result.fixable = counts[settings.unsafe_fixes]
+    result.hidden = max(0, sum(counts[True].values()) - sum(result.fixable.values()))
+
+
+def _fix_until_stable(text: str, newline: str, diagnostics: list[Diagnostic], settings: Settings, errors: list[str]):
     """Apply the fixes, re-parse and re-lint, until nothing is left to fix (at most MAX_FIX_PASSES times).
 
     Fixes whose edits overlap go in different passes. Every pass's text parses and has been linted
     again: a fix whose result does not parse is dropped and reported, that part of the file keeps its
     text, and its finding is left without a fix. Returns the last good text and its findings.
     """
-    text, newline = source.text, source.newline
-    errors = result.internal_errors
     dropped: set[tuple] = set()
     # Fixed text must satisfy Python's compiler too, when the original did.
     try:
@@ -231,7 +257,6 @@ def _fix_until_stable(source: SourceText, diagnostics: list[Diagnostic], setting
         if new_text == text:
             break
         text, diagnostics = new_text, new_diagnostics
-        result.fixed_count += len(applied)
     else:
         if _pending(diagnostics, settings, dropped):
             _add(errors, f"the fixes did not settle after {MAX_FIX_PASSES} passes; the text of the last one is kept")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import os
 import sys
 from typing import TYPE_CHECKING, NoReturn, TextIO
@@ -49,7 +48,13 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
     return bool(isatty and isatty())
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+SERVER_EPILOG = (
+    "Editors: `leaselint server` (or the `leaselint-server` command) runs the language server over "
+    "stdio; `--stdio` is accepted. A folder named `server` is linted as `./server` or `server/`."
+)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]}, epilog=SERVER_EPILOG)
 # Not `readable`: a file that cannot be read is an LL000 finding of its own, not the end of the run.
 @click.argument("paths", nargs=-1, type=click.Path(readable=False))
 @click.option("--fix", is_flag=True, help="Write safe fixes.")
@@ -155,12 +160,9 @@ def run() -> NoReturn:
     The output is flushed and the atexit functions run as in any exit; what is skipped is freeing
     every module and object one at a time, some 10 ms a run (a tenth of a warm run on a large tree).
     """
-    if sys.argv[1:] == ["server"] and not os.path.exists("server"):
-        # `leaselint server`: the language server over stdio (a path named `server` stays a path).
-        from leaselint.server import serve
-
-        serve()
-        sys.exit(EXIT_CLEAN)
+    if sys.argv[1:2] == ["server"]:
+        # Always the language server, even beside a folder named `server` (lint that as `./server`).
+        server_command.main(sys.argv[2:], prog_name="leaselint server")
     try:
         main()
         code = EXIT_CLEAN
@@ -177,6 +179,28 @@ def run() -> NoReturn:
     except Exception:
         sys.exit(code)  # the interpreter reports it, as it would have
     os._exit(code)
+
+
+@click.command("server", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; LSP clients pass it).")
+def server_command(stdio: bool) -> None:
+    """Run the language server for editors over standard input and output."""
+    if sys.stdin.isatty():
+        click.echo(
+            "leaselint: the language server is waiting for an LSP client on standard input "
+            "(to lint a folder named `server`, run `leaselint ./server`)",
+            err=True,
+        )
+    from leaselint.server import serve
+
+    serve()
+    sys.exit(EXIT_CLEAN)
+
+
+def run_server() -> NoReturn:
+    """The `leaselint-server` console script: a name for editors that no path can shadow."""
+    server_command.main(prog_name="leaselint-server")
+    sys.exit(EXIT_CLEAN)
 
 
 def _explain(code: str) -> NoReturn:
@@ -213,7 +237,17 @@ def _settings(flags: dict) -> Settings:
         )
     except ConfigError as exc:
         _fail(str(exc))
+    if _counts_fixes(flags):
+        settings = settings.replace(count_fixes=True)
     return settings
+
+
+def _counts_fixes(flags: dict) -> bool:
+    """The report says how many findings --fix would fix: the closing lines of the human formats and
+    --statistics (text and JSON)."""
+    if flags["diff"] or flags["add_noqa"]:
+        return False
+    return flags["show_statistics"] or flags["output_format"] in ("full", "concise")
 
 
 def _options(flags: dict, stream: TextIO) -> dict:
@@ -235,7 +269,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
         if result.fixed_text is not None and source is not None:
             if flags["diff"]:
                 diffs.append(_unified(result))
-                result.fixed_count = 0
+                result.fixed = {}
             else:
                 try:
                     write_fixed(result.path, source, result.fixed_text)
@@ -250,7 +284,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     if flags["diff"]:
         out.write("".join(diffs))
     else:
-        _report(results, settings, flags, out)
+        _report(results, flags, out)
     if internal:
         return EXIT_ERROR
     return _exit_code(results, flags, changed=bool(diffs) if flags["diff"] else None)
@@ -273,7 +307,7 @@ def _run_options(flags: dict) -> dict:
     }
 
 
-def _report(results: list[FileResult], settings: Settings, flags: dict, out: TextIO) -> None:
+def _report(results: list[FileResult], flags: dict, out: TextIO) -> None:
     options = _options(flags, out)
     if flags["show_statistics"]:
         from leaselint.report import statistics
@@ -281,7 +315,7 @@ def _report(results: list[FileResult], settings: Settings, flags: dict, out: Tex
         statistics.report(results, out, {**options, "json": flags["output_format"] == "json"})
         return
     if flags["show_fixes"] and flags["fix"]:
-        options["fixed_codes"] = _fixed_codes(results, settings)
+        options["fixed_codes"] = {r.path: r.fixed for r in results if r.fixed}
     REPORTERS[flags["output_format"]](results, out, options)
 
 
@@ -302,25 +336,6 @@ def _internal_errors(result: FileResult) -> bool:
     for error in result.internal_errors:
         click.echo(f"leaselint: internal error in {result.path}: {error}", err=True)
     return bool(result.internal_errors)
-
-
-def _fixed_codes(results: list[FileResult], settings: Settings) -> dict[str, dict[str, int]]:
-    """Per file, the codes --fix fixed: the findings before fixing less the findings left."""
-    from leaselint.check import check_text
-    from leaselint.parsing import ParseFailure
-
-    fixed: dict[str, dict[str, int]] = {}
-    for result in results:
-        if not result.fixed_count or result.original_text is None:
-            continue
-        try:
-            before = check_text(result.original_text, settings.for_file(result.path).replace(fix=False))
-        except ParseFailure:
-            continue
-        gone = collections.Counter(d.code for d in before) - collections.Counter(d.code for d in result.diagnostics)
-        if gone:
-            fixed[result.path] = dict(gone)
-    return fixed
 
 
 def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
@@ -344,13 +359,13 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
         fixed = source.encode(result.fixed_text) if source is not None and result.fixed_text is not None else data
         stdout.write(fixed)
         stdout.flush()
-        _report([result], settings, flags, out if flags["output_file"] else sys.stderr)
+        _report([result], flags, out if flags["output_file"] else sys.stderr)
     elif flags["diff"]:
         diff = _unified(result) if result.fixed_text is not None else ""
         out.write(diff)
         return EXIT_ERROR if internal else _exit_code([result], flags, changed=bool(diff))
     else:
-        _report([result], settings, flags, out)
+        _report([result], flags, out)
     return EXIT_ERROR if internal else _exit_code([result], flags)
 
 

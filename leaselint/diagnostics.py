@@ -186,11 +186,12 @@ class FileResult(Record):
     diagnostics: list[Diagnostic]
     fixed_text: str | None
     original_text: str | None
-    fixed_count: int
+    # Per code, the findings of the text as read that the fixed text no longer has.
+    fixed: dict[str, int]
     internal_errors: list[str]
     # Passed over by the prefilter's look at CPython's tree: nothing was parsed with libcst.
     passed_over: bool
-    _fields = ("path", "diagnostics", "fixed_text", "original_text", "fixed_count", "internal_errors", "passed_over")
+    _fields = ("path", "diagnostics", "fixed_text", "original_text", "fixed", "internal_errors", "passed_over")
 
     def __init__(
         self,
@@ -198,7 +199,7 @@ class FileResult(Record):
         diagnostics: list[Diagnostic] | None = None,
         fixed_text: str | None = None,
         original_text: str | None = None,
-        fixed_count: int = 0,
+        fixed: dict[str, int] | None = None,
         internal_errors: list[str] | None = None,
         passed_over: bool = False,
     ) -> None:
@@ -206,16 +207,27 @@ class FileResult(Record):
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.fixed_text = fixed_text
         self.original_text = original_text
-        self.fixed_count = fixed_count
+        self.fixed = {} if fixed is None else fixed
         self.internal_errors = [] if internal_errors is None else internal_errors
         self.passed_over = passed_over
         # (exports, wants) of the module (leaselint/model/summary.py), when it was parsed.
         self.summary: tuple | None = None
         # With fixed_text: the findings of the text as read, reported if the fixed text is not written.
         self.unfixed: list[Diagnostic] | None = None
+        # Per code, the findings of `diagnostics` that --fix (with this run's --unsafe-fixes) would
+        # fix, and how many more --unsafe-fixes would: counted when the settings ask (count_fixes).
+        self.fixable: dict[str, int] | None = None
+        self.hidden = 0
+
+    @property
+    def fixed_count(self) -> int:
+        return sum(self.fixed.values())
 
     def not_fixed(self) -> None:
         """The fixed text was not written: the file keeps its findings as read, none of them fixed."""
         if self.unfixed is not None:
             self.diagnostics = self.unfixed
-        self.fixed_text, self.fixed_count, self.unfixed = None, 0, None
+            if self.fixable is not None:
+                # What this run fixed is what --fix would fix; the hidden count stands.
+                self.fixable = dict(self.fixed)
+        self.fixed_text, self.fixed, self.unfixed = None, {}, None

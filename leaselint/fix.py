@@ -63,3 +63,15 @@ def _overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
 
 def fixable(diagnostics: list[Diagnostic], unsafe: bool) -> list[Fix]:
     return [d.fix for d in diagnostics if applicable(d.fix, unsafe)]  # type: ignore[misc]
+
+
+def chained(diagnostics: list[Diagnostic], unsafe: bool) -> bool:
+    """Some findings have a fix --fix writes and some have not. A fix may settle findings it is not
+    for (LL002's fresh token makes LL001's release safe): what --fix fixes is then known by fixing."""
+    has = [applicable(d.fix, unsafe) for d in diagnostics]
+    return any(has) and not all(has)
+
+
+def needs_trial(diagnostics: list[Diagnostic], settings) -> bool:
+    """The run counts fixes and a cached result's counts need its fixes tried: lint it again."""
+    return settings.count_fixes and any(chained(diagnostics, unsafe) for unsafe in {settings.unsafe_fixes, True})

@@ -7,7 +7,7 @@ import os
 from typing import Callable
 
 from leaselint.check import _cached, check_text, read
-from leaselint.fix import fixable
+from leaselint.fix import fixable, needs_trial
 from leaselint.settings import Settings
 from leaselint.source import decode
 
@@ -166,7 +166,7 @@ def _project_job(index, path, look, wants, project, settings: Settings, cache, r
         done[index] = key
     if cache is not None:
         hit = cache.get(key)
-        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
+        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)) and not needs_trial(hit, settings):
             results[index] = _cached(path, data, hit)
             return True
     todo.append((index, path, data, file_settings, key, False))
@@ -222,7 +222,7 @@ def _naming_claimed_keys(keyed_by, skipped, paths, looks, settings: Settings, ca
         key = cache.key(data, file_settings) if cache is not None else None
         if cache is not None:
             hit, summary = cache.get(key), cache.get(key + SUMMARY)
-            if hit is not None and summary is not None:
+            if hit is not None and summary is not None and not needs_trial(hit, settings):
                 results[index] = _cached(paths[index], data, hit)
                 results[index][0].summary = tuple(summary)
                 continue

@@ -1344,6 +1344,8 @@ class LeaseFixer:
                 "the renewal writes the key again, which also takes over a key another worker claimed since"
             )
         store = lease.claims[0].store
+        if renewal.no_fix:
+            raise NoFix(renewal.no_fix)
         if not store.checked_extend:
             raise NoFix(store.no_checked_extend or f"{store.name} has no compare-and-extend in one server step")
         self._fits_client([*lease.claims, renewal])

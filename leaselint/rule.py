@@ -100,3 +100,22 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
                 # The value sits outside the call (a dict spread into it, `put_item(**args)`).
                 related += (Related(*called, f"the claim of `{key}`"),)
             yield rule.at_node(context, node, message, fix, related)
+    model = context.model
+    for token, call, scope, lock in model.lock_tokens:
+        origin = model.origins.origin(token, scope, lock.key_shape)
+        if origin.kind != kind and origin.also is not None:
+            origin = origin.also
+        if origin.kind != kind or id(token) in seen:
+            continue
+        seen.add(id(token))
+        key = model.code_of(lock.key) if lock.key is not None else "the lock"
+        message = (
+            f"The holder token of lock `{key}` comes from {origin.reason}: {problem} (no automatic fix: "
+            "other code may read the lock's token back)"
+        )
+        related = ()
+        if origin.node is not None:
+            made, stored = span(context, origin.node), span(context, token)
+            if not (stored[0] <= made[0] and made[1] <= stored[1]):
+                related = (Related(*made, "the value is made here"),)
+        yield rule.at_node(context, token, message, None, related)

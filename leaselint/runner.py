@@ -23,7 +23,7 @@ from leaselint.check import (  # noqa: F401 (the entry points, also read from he
     unparsable,
 )
 from leaselint.diagnostics import FileResult
-from leaselint.fix import fixable
+from leaselint.fix import fixable, needs_trial
 from leaselint.model.lock_names import names_lock
 from leaselint.parsing import _start_worker, collecting_less, on_big_stack, trusting_run
 from leaselint.project_pass import SUMMARY, project_pass
@@ -85,7 +85,7 @@ def lint_paths(
             results[index] = (FileResult(path=path), None)
             continue
         hit = cache.get(key) if cache is not None else None
-        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)):
+        if hit is not None and not (settings.fix and fixable(hit, settings.unsafe_fixes)) and not needs_trial(hit, settings):
             results[index] = _cached(path, data, hit)
             continue
         todo.append((index, path, data, settings.for_file(path), key, look))

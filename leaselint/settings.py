@@ -34,12 +34,14 @@ class Settings(Frozen):
     project: tuple | None
     # The file is a test module by its path (set per file by for_file): its functions are tests.
     tests: bool
+    # Count what --fix would fix of each file's findings (FileResult.fixable), for a report that says.
+    count_fixes: bool
     # The longest line a fix writes, where it can wrap one.
     line_length: int
     _fields = (
         "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
         "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project", "tests",
-        "line_length",
+        "count_fixes", "line_length",
     )
 
     def __init__(
@@ -59,6 +61,7 @@ class Settings(Frozen):
         root: str = ".",
         project: tuple | None = None,
         tests: bool = False,
+        count_fixes: bool = False,
         line_length: int = 88,
     ) -> None:
         _set(self, "select", select)
@@ -76,6 +79,7 @@ class Settings(Frozen):
         _set(self, "root", root)
         _set(self, "project", project)
         _set(self, "tests", tests)
+        _set(self, "count_fixes", count_fixes)
         _set(self, "line_length", line_length)
 
     def enabled(self, code: str) -> bool:

@@ -173,6 +173,9 @@ class BlindRelease(Rule):
       function is in `__all__` or used other than by calls, the key comes from
       the caller, no single claim call sits beside the release): return a
       fresh token from the claim and pass it to the release at each caller.
+    - A lock given a weak token (`r.lock(name, token=...)`, LL002, LL003):
+      pass no token and the lock makes its own, or pass
+      `secrets.token_hex(16)`, after checking who reads the stored value back.
     - A claim whose answer leaselint cannot follow: assign it, return it, or
       test it in an `if`, so that the token is kept only once the claim
       succeeded.

@@ -25,7 +25,12 @@ class FixedToken(Rule):
     fallback.
 
     The finding points at the expression that makes the value and names its
-    origin. Only leases (claimed and released in the module) are checked.
+    origin. Only leases (claimed and released in the module) are checked,
+    and the tokens callers give lock objects (`lock.acquire(token=...)` of
+    redis-py and valkey-py, python-redis-lock's `Lock(conn, name, id=...)`),
+    with no fix: the lock makes a fresh token of its own when given none. A
+    part named for a prefix or namespace (`lock_prefix + host`) is a name,
+    not a token.
 
     ## Why is this bad?
     The holder token is how a release tells "my claim" from "somebody else's

@@ -15,6 +15,8 @@ class GuessableToken(Rule):
     `uuid.uuid1()` (the host and the time), the `random` module, or a counter
     (`itertools.count`, `+= 1`). Values derived only from `secrets`,
     `uuid.uuid4()`, `os.urandom` or `random.SystemRandom` are not reported.
+    The token a caller gives a lock object (`lock.acquire(token=...)`,
+    python-redis-lock's `id=`) is checked the same way, with no fix.
 
     ## Why is this bad?
     Another worker can produce the same token. Two workers that start in the

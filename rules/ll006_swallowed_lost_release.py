@@ -24,9 +24,11 @@ class SwallowedLostRelease(Rule):
     lease (`if not release(keys=[k], args=[t]):`) and then only passes,
     returns or logs at debug level; and a `self.release()` thrown away (in
     `__exit__`, say) where the class's `release` returns that answer; and an
-    answer given a name that nothing reads (`status = release(...)`). Logging at info level or above, counting,
-    re-raising, returning the result (`return False` hands the signal to the
-    caller), or any use of it is handling.
+    answer given a name that nothing reads (`status = release(...)`); and
+    `except LockError: return` around `with r.lock(..., timeout=...)`, which
+    takes the release's `LockNotOwnedError` too (no fix). Logging at info
+    level or above, counting, re-raising, returning the result, or any use of
+    it is handling.
 
     ## Why is this bad?
     A release that deleted nothing is the only evidence that the lease was
@@ -285,6 +287,10 @@ class SwallowedLostRelease(Rule):
                     node,
                     f"`{code_of(node.item)}` hides a lost lease: log the lock error instead",  # type: ignore[attr-defined]
                 )
+
+
+        for h in context.model.with_swallows:
+            yield self.at_node(context, h.type, f"`{code_of(h.type)}` around a `with` of a lock swallows its release's lost lease too: catch `LockNotOwnedError` apart")
 
 
 def _logs_debug(node: cst.If | cst.ExceptHandler) -> bool:

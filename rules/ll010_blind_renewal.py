@@ -12,7 +12,9 @@ class BlindRenewal(Rule):
     ## What it does
     Reports a renewal of a held lease that does not check the holder:
     `expire`, `pexpire`, `expireat` or `pexpireat` of the lease's key on a
-    Redis client, or `touch` on a Django cache or a memcached client, made
+    Redis client, `touch` on a Django cache or a memcached client, or
+    DynamoDB's `update_item` that sets only the item's times with no holder in
+    its condition (Python's `and` between two conditions keeps the last), made
     while the lease is held: in a loop after the claim, in a function nested
     in the claim's (a heartbeat thread), in another method of the lock's
     class, or in a module function named for renewing (`extend`, `renew`,
@@ -78,6 +80,7 @@ class BlindRenewal(Rule):
     - memcached: renew with `gets`, compare the token, then `cas(key, token,
       cas_id, expire=ttl)`, which stores nothing when another worker wrote the
       key since.
+    - DynamoDB: add the holder's token to the renewal's `ConditionExpression`.
     - python-etcd: renew with `test_and_set(key, token, token, ttl)`, which
       raises `EtcdCompareFailed` when another worker's value is stored.
     - A renewal that cannot see the token this holder stored (a name it sees,

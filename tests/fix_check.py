@@ -457,7 +457,12 @@ class DynamoFamily:
         return self.client.scan(TableName=self.table_name)["Items"]
 
     def keys(self) -> set:
-        return {item[self.key_name]["S"] for item in self._items()}
+        items = self._items()
+        if items and self.key_name not in items[0]:
+            # A table an earlier module made with another hash key: read its key from the table.
+            schema = self.client.describe_table(TableName=self.table_name)["Table"]["KeySchema"]
+            self.key_name = schema[0]["AttributeName"]
+        return {item[self.key_name]["S"] for item in items}
 
     def get(self, key):
         item = self.client.get_item(TableName=self.table_name, Key={self.key_name: {"S": key}}).get("Item")

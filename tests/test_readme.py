@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from leaselint import __version__
 from leaselint.cli import main
 from leaselint.config import KEYS, load_config
 from leaselint.rules import ALL_RULES
@@ -53,7 +54,7 @@ def test_yaml_snippets_parse():
     assert any(step.get("uses", "").startswith("github/codeql-action/upload-sarif") for step in steps)
     # The repository's own action, with inputs it has (action.yml).
     declared = yaml.safe_load((Path(__file__).resolve().parent.parent / "action.yml").read_text())["inputs"]
-    (uses,) = [step for step in action["steps"] if step.get("uses", "").endswith("/leaselint@v1")]
+    (uses,) = [step for step in action["steps"] if step.get("uses", "").startswith("<owner>/leaselint@")]
     assert set(uses["with"]) <= set(declared)
     assert gitlab["leaselint"]["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"
 
@@ -66,6 +67,53 @@ def test_the_editor_setups_start_the_server():
 
     (helix,) = [block for block in _blocks("toml") if "language-server" in block]
     server = tomllib.loads(helix)["language-server"]["leaselint"]
-    assert (server["command"], server["args"]) == ("leaselint", ["server"])
+    assert server["command"] == "leaselint-server" and "args" not in server
     (neovim,) = _blocks("lua")
-    assert 'cmd = { "leaselint", "server" }' in neovim
+    assert 'cmd = { "leaselint-server" }' in neovim
+
+
+# leaselint has no release yet: a PyPI install or a release tag is the form for after one, marked so.
+RELEASE_MARK = "after a release"
+RELEASE_NAMES = re.compile(
+    r"leaselint(?:==|-)(?P<version>\d+(?:\.\d+)+)"  # a PyPI pin, a wheel's file name
+    r"|leaselint@(?P<ref>(?!<)[\w.]+)"  # an Action's tag
+    r"|(?<![\w./@-])@?(?P<tag>v\d+(?:\.\d+)+)\b"  # a tag named on its own (rev: v1.2.3)
+)
+
+
+def _units() -> list[str]:
+    """Each line of a code block and each paragraph of prose: where an install form and its mark meet."""
+    units = []
+    for index, part in enumerate(re.split(r"^```.*\n", README, flags=re.M)):
+        if index % 2:
+            units += part.splitlines()
+        else:
+            units += [" ".join(paragraph.split()) for paragraph in part.split("\n\n")]
+    return units
+
+
+def _installs_from_pypi(unit: str) -> bool:
+    for command in re.findall(r"pip install ([^#`;&|]*)", unit):
+        if "git+" not in command and any(re.match(r"leaselint\b", w.strip("'\"")) for w in command.split()):
+            return True
+    return False
+
+
+def test_install_lines_name_only_this_version_and_mark_release_forms():
+    marked = 0
+    for unit in _units():
+        names = list(RELEASE_NAMES.finditer(unit))
+        for name in names:
+            assert name["version"] in (None, __version__), unit
+            assert (name["ref"] or name["tag"]) in (None, f"v{__version__}"), unit
+        if _installs_from_pypi(unit) or any(name["version"] is None for name in names):
+            assert RELEASE_MARK in unit.lower(), unit
+            marked += 1
+    assert marked >= 6  # pip, the server extra, pre-commit, the two CI jobs, the Action
+
+
+def test_install_works_now_from_a_checkout_a_wheel_or_the_repository():
+    (install,) = [block for block in _blocks("sh") if "pip wheel" in block]
+    assert re.search(r"^pip install \.\s", install, re.M)
+    assert 'pip install "git+' in install
+    assert f"pip install dist/leaselint-{__version__}-py3-none-any.whl" in install

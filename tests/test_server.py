@@ -29,10 +29,13 @@ CASE = next(
 TIMEOUT_S = 30
 
 
+SERVER = [sys.executable, "-m", "leaselint", "server"]
+
+
 class Client:
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, command: list[str] = SERVER) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "leaselint", "server"],
+            command,
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -275,3 +278,54 @@ def test_the_files_configuration_applies_and_unsafe_fixes_are_labelled(tmp_path)
     actions = code_actions(checked.as_uri(), unsafe, result, everything, None)
     (fix,) = [a for a in actions if a.title.startswith("LL001: ") and "noqa" not in a.title]
     assert fix.title.endswith("(unsafe)") and fix.is_preferred is False
+
+
+# The forms editors start: the README's, with the `--stdio` generic LSP clients add, and the console
+# script `leaselint-server` (its function, run as the script runs it).
+FORMS = {
+    "server": SERVER,
+    "server --stdio": [*SERVER, "--stdio"],
+    "leaselint-server --stdio": [sys.executable, "-c", "from leaselint.cli import run_server; run_server()", "--stdio"],
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_server_starts_beside_a_folder_named_server(tmp_path, form):
+    (tmp_path / "server").mkdir()
+    (tmp_path / "server" / "jobs.py").write_text(CASE)  # a lint of it would print a finding and exit 1
+    client = Client(tmp_path, FORMS[form])
+    try:
+        init = client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        assert init["result"]["serverInfo"]["name"] == "leaselint"
+        client.notify("initialized", {})
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.process.wait(timeout=TIMEOUT_S) == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+
+
+def test_help_names_the_server_and_the_console_script_is_declared():
+    from click.testing import CliRunner
+
+    from leaselint.cli import main, server_command
+
+    assert "leaselint server" in CliRunner().invoke(main, ["--help"]).output
+    assert "--stdio" in CliRunner().invoke(server_command, ["--help"]).output
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["leaselint-server"] == "leaselint.cli:run_server"
+
+
+def test_a_folder_named_server_is_linted_as_a_path(tmp_path):
+    (tmp_path / "server").mkdir()
+    (tmp_path / "server" / "jobs.py").write_text(CASE)
+    done = subprocess.run(
+        [sys.executable, "-m", "leaselint", "--no-cache", "./server"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S
+    )
+    assert done.returncode == 1 and "LL001" in done.stdout

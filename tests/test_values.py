@@ -226,7 +226,10 @@ def test_a_helper_with_arguments_is_what_it_returns_from_what_the_call_passes():
         def b(value, suffix=""):
             return value.encode() + suffix
 
-        def owner(prefix):
+        def owner(base):
+            return f"{base}-{os.getpid()}"
+
+        def named(prefix):
             return f"{prefix}-{os.getpid()}"
 
         def run(job, given):
@@ -239,6 +242,8 @@ def test_a_helper_with_arguments_is_what_it_returns_from_what_the_call_passes():
     # What the caller passes is not known: neither is the answer.
     assert _only_origin(helper.replace("VALUE", "owner(given)"))[0] == UNKNOWN
     assert _only_origin(helper.replace("VALUE", "b(given)"))[0] == UNKNOWN
+    # A part named for a prefix names the holder; it holds no token, whatever the caller passes.
+    assert _only_origin(helper.replace("VALUE", "named(given)")) == (FIXED, "the process id")
 
 
 def test_a_clock_moved_by_a_number_is_the_clock():

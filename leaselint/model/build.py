@@ -98,6 +98,20 @@ def _acquired_in_class(swallows) -> list:
     return found
 
 
+def _with_lock_swallows(walker: Walker, classifier) -> list:
+    """The handlers of walker.with_swallows whose `with` holds a lock object with a lifetime (one
+    whose release can find the lease lost), made there or bound to a name once."""
+    by_call = {id(lock.call): lock for lock in classifier.locks if lock.has_lifetime}
+    found = []
+    for handler, item, scope in walker.with_swallows:
+        if type(item) is cst.Name:
+            value = classifier.resolver.single_value(item.value, scope)
+            item = value[0] if value is not None else item
+        if id(item) in by_call and handler not in found and handler not in walker.swallowed:
+            found.append(handler)
+    return found
+
+
 def _called_methods(walker: Walker) -> set:
     """Distinctive methods (summary.distinctive_method) called on an object that is neither the
     module's own `self` nor an imported module."""
@@ -161,13 +175,15 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,
         untested_acquires=classifier.untested_acquires,
+        lock_tokens=classifier._lock_tokens(),
+        with_swallows=_with_lock_swallows(walker, classifier),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,
-        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows),
+        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows) + classifier.lost_swallows(),
         scopes=walker.scopes,
         resolver=resolver,
         origins=origins,

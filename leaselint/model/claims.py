@@ -396,23 +396,32 @@ class ClaimsMixin:
             return call
         return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
 
-    def _bound_keyword(self, call: cst.Call, name: str, scope: Scope | None) -> cst.Call:
+    def _bound_keyword(self, call: cst.Call, name: str, scope: Scope | None, kinds=(cst.Dict,)) -> cst.Call:
         """`get_or_create(name=key, defaults=defaults)` where `defaults = {...}` once in the function:
-        the call with the dict written in."""
+        the call with the dict (or another expression of `kinds`) written in."""
         args = list(call.args)
         for index, arg in enumerate(args):
             if scope is None or arg.keyword is None or arg.keyword.value != name or type(arg.value) is not cst.Name:
                 continue
             found = self.resolver.single_value(arg.value.value, scope)
-            if found is not None and type(found[0]) is cst.Dict and found[1] is scope:
+            if found is not None and type(found[0]) in kinds and found[1] is scope:
                 args[index] = arg.with_changes(value=found[0])
                 return call.with_changes(args=args)
+        return call
+
+    def bound_dynamo(self, call: cst.Call, scope: Scope | None) -> cst.Call:
+        """A DynamoDB call with its item, key and condition written in where each is a name set once in
+        the function (`item = {...}`, `condition = Attr("pk").not_exists() | ...`). The copy reads the
+        same value nodes; it is never edited."""
+        for name in ("Item", "Key", "ConditionExpression", "ExpressionAttributeValues", "ExpressionAttributeNames"):
+            call = self._bound_keyword(call, name, scope, (cst.Dict, cst.Call, cst.BinaryOperation, cst.BooleanOperation, cst.UnaryOperation))
         return call
 
     def _document_claim(self, call: cst.Call, spec: ClaimSpec, scope: Scope | None = None, unique: bool = False):
         """The document a claim writes; `unique`: its duplicate key error is caught (a unique index)."""
         call = self.spread(call, scope)
         if spec.form == "dynamo":
+            call = self.bound_dynamo(call, scope)
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
         if spec.form == "orm":
             call = self._bound_keyword(call, "defaults", scope)

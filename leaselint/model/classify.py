@@ -218,6 +218,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
                 common, in_pipeline = self._common(site, store, key, member=member)
                 self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, in_pipeline=in_pipeline))
                 break
+        if method == "update_item":
+            self._document_renewal(site)
         spec = _lock_methods().get(method)
         if spec is not None and site.call.args:
             self._lock(site.call, site.scope, spec)
@@ -229,6 +231,24 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         if found is None:
             found = self.words[id(call)] = _command_words(call)
         return found
+
+    def _document_renewal(self, site: CallSite) -> None:
+        """DynamoDB's `update_item` that sets only its item's times, with no holder in its condition:
+        a renewal that checks nothing (LL010, no fix)."""
+        from leaselint.model import documents
+
+        for store in stores.STORES:
+            if not any(spec.method == "update_item" and spec.form == "dynamo" for spec in store.claims):
+                continue
+            if not self._recognised(store, site):
+                return
+            document = documents.dynamo_renewal(self.bound_dynamo(site.call, site.scope))
+            if document is None or document.checked or document.key is None:
+                return
+            common, in_pipeline = self._common(site, store, document.key, document, document.key_field)
+            common["no_fix"] = "no token-checked renewal is written for DynamoDB"
+            self.expiries.append(Expire(**common, ttl=None, unit="", usage=site.usage, in_pipeline=in_pipeline))
+            return
 
     def _answered_by_methods(self) -> list[Release]:
         """`self.release()` as a statement, where the class's `release` returns the answer of its

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from leaselint.model import stores
-from leaselint.model.keys import literal_string
+from leaselint.model.keys import code_of, literal_string
 from leaselint.model.traverse import walk
 
-TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token")
+TOKEN_FIELDS = ("owner", "token", "holder", "lock_owner", "owner_id", "lease_owner", "holder_id", "lock_token", "lease_id", "lease")
 # A stored time (`timestamp`, `timeout`, `taken_at`) is how a sweep or a reader tells a stale claim: a
 # lifetime too.
 LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp", "life", "valid")
@@ -25,6 +25,8 @@ LIFETIME_WORDS = ("exp", "ttl", "until", "deadline", "lease", "time", "stamp", "
 def _timed(name: str) -> bool:
     """A field that holds a lifetime or a time: `expires_at`, `timestamp`, `locked_at`."""
     words = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+    if words in (["lease"], ["lease", "id"]):
+        return False  # the holder's lease id, not its lifetime
     words += [name.lower()[i:] for i in range(1, len(name)) if name.lower()[i:].startswith(("time", "stamp"))]  # `uptime`
     # A word that begins with one (`expires`, `leaseUntil`), not one inside another (`release_code`).
     return (
@@ -116,9 +118,18 @@ def _has_lifetime_field(fields: dict[str, cst.BaseExpression]) -> bool:
 # DynamoDB ------------------------------------------------------------------
 
 
+def _condition(call: cst.Call) -> cst.BaseExpression | None:
+    """The condition a DynamoDB call passes, as the store sees it: Python's `a or b` between two
+    condition objects is `a`, `a and b` is `b` (both are true objects), whatever was meant."""
+    node = keyword(call, "ConditionExpression")
+    while type(node) is cst.BooleanOperation:
+        node = node.left if type(node.operator) is cst.Or else node.right
+    return node
+
+
 def dynamo_claim(call: cst.Call) -> Document | None:
     """`put_item(Item={...}, ConditionExpression="attribute_not_exists(pk)")`."""
-    condition = keyword(call, "ConditionExpression")
+    condition = _condition(call)
     key_field, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
     if key_field is None:
         return None
@@ -152,7 +163,7 @@ def dynamo_update_claim(call: cst.Call) -> Document | None:
     """`update_item(Key={...}, UpdateExpression="SET owner = :o, expires_at = :e", ConditionExpression=
     "attribute_not_exists(pk) OR expires_at < :now", ExpressionAttributeValues={":o": ...})`: a claim of
     the item when the condition requires its key (or the attribute it sets) absent."""
-    condition = keyword(call, "ConditionExpression")
+    condition = _condition(call)
     names = _fields(keyword(call, "ExpressionAttributeNames"))[0]
     wanted, has_lifetime = _condition_key(condition, keyword(call, "ExpressionAttributeNames"))
     if wanted is None:
@@ -225,6 +236,43 @@ class _AttrNotExists(cst.CSTVisitor):
                 self.name = literal_string(inner.args[0].value)
 
 
+def dynamo_renewal(call: cst.Call) -> Document | None:
+    """`update_item(Key={...}, UpdateExpression="SET expires = :e", ...)` that sets only times: a
+    renewal, `checked` when its condition (as the store sees it) names an attribute that is neither
+    the key nor a time (the holder's token)."""
+    key = keyword(call, "Key")
+    key_fields, _ = _fields(key)
+    update = literal_string(keyword(call, "UpdateExpression"))
+    if not key_fields or update is None:
+        return None
+    names = _fields(keyword(call, "ExpressionAttributeNames"))[0]
+    clause = _SET_CLAUSE.search(update)
+    set_names = []
+    for part in (clause.group(1).split(",") if clause else ()):
+        found = _ASSIGNMENT.match(part)
+        if found is None:
+            return None  # `SET n = n + :one`: no plain write of a time
+        name = found.group(1)
+        if name.startswith("#"):
+            name = literal_string(names[name]) if name in names else None
+        set_names.append(name)
+    if not set_names or not all(name is not None and _timed(name) for name in set_names):
+        return None
+    condition = _condition(call)
+    text = code_of(condition) if condition is not None else ""
+    compared = set(re.findall(r"""Attr\(\s*["'](\w+)["']\s*\)|(?<![\w#:])(#?\w+)\s*(?:=|<>)\s*:""", text))
+    attributes = {a or b for a, b in compared}
+    attributes = {literal_string(names[a]) or a if a.startswith("#") and a in names else a for a in attributes}
+    key_field = next(iter(key_fields))
+    return Document(
+        key_field=key_field,
+        key=key_fields[key_field],
+        fields=key_fields,
+        table=keyword(call, "TableName"),
+        checked=any(a not in key_fields and not _timed(a) for a in attributes),
+    )
+
+
 def dynamo_release(call: cst.Call) -> Document | None:
     """`delete_item(Key={...})`: checked when it carries a condition."""
     key = keyword(call, "Key")
@@ -235,8 +283,8 @@ def dynamo_release(call: cst.Call) -> Document | None:
         fields=fields,
         table=keyword(call, "TableName"),
         dict_node=key if isinstance(key, cst.Dict) else None,
-        checked=keyword(call, "ConditionExpression") is not None,
-        conditions=(keyword(call, "ConditionExpression"), keyword(call, "ExpressionAttributeNames")),
+        checked=_condition(call) is not None,
+        conditions=(_condition(call), keyword(call, "ExpressionAttributeNames")),
     )
 
 

@@ -171,6 +171,8 @@ class LockObject:
     # The client and key the lock stands on, when they can be told (`r.lock(name)`, `Lock(r, name)`).
     receiver_shape: Shape = None
     key_shape: Shape = None
+    # The library's row (stores.LOCKS).
+    spec: object = None
 
 
 @dataclass(eq=False)
@@ -252,6 +254,11 @@ class LeaseModel:
     ignored_claims: list = field(default_factory=list)
     # (call, scope, lock) of a lock object's `acquire(blocking=False)` whose answer nothing reads.
     untested_acquires: list = field(default_factory=list)
+    # `except LockError: return` around a `with` of a lock object: it swallows the lost lease at exit too.
+    with_swallows: list = field(default_factory=list)
+    # (token node, call, scope, lock) of a holder token the caller gives a lock object
+    # (`lock.acquire(token=...)`, python-redis-lock's `Lock(conn, name, id=...)`).
+    lock_tokens: list = field(default_factory=list)
     # (call, scope, method, line) of `self.release()` thrown away where the method answers a lost lease.
     ignored_releases: list = field(default_factory=list)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.

@@ -101,6 +101,27 @@ class LockObjectsMixin:
                 found.append((site.call, site.scope, lock))
         return found
 
+    def _lock_tokens(self) -> list[tuple]:
+        """(token, call, scope, lock) of the holder tokens callers give lock objects, outside tests."""
+        found = []
+        for lock in self.locks:
+            spec = lock.spec
+            token = get_arg(lock.call, spec.token) if spec is not None and spec.token is not None else None  # type: ignore[attr-defined]
+            if token is not None and not _is_none(token) and not lock.scope.is_test:
+                found.append((token, lock.call, lock.scope, lock))
+        by_call = {id(lock.call): lock for lock in self.locks if lock.spec is not None and lock.spec.acquire_token}  # type: ignore[attr-defined]
+        for site in self.walker.calls if by_call else ():
+            func = site.call.func
+            if func.attr.value != "acquire" or site.scope.is_test:  # type: ignore[union-attr]
+                continue
+            lock = self._lock_of(func.value, site.scope, by_call, site.call)  # type: ignore[union-attr]
+            if lock is None:
+                continue
+            token = next((a.value for a in site.call.args if a.keyword is not None and a.keyword.value == lock.spec.acquire_token), None)  # type: ignore[attr-defined]
+            if token is not None and not _is_none(token):
+                found.append((token, site.call, site.scope, lock))
+        return found
+
     def _lock_of(self, receiver: cst.BaseExpression, scope: Scope, by_call: dict, use: cst.CSTNode | None = None):
         """The lock object `receiver` holds at `use`: its one value, or the one it was last given
         before `use` in straight-line code (`lock = None`, then `lock = r.lock(...)` in the `try`)."""
@@ -187,6 +208,7 @@ class LockObjectsMixin:
                 end=Position(where.end.line, where.end.column),
                 receiver_shape=self.resolver.shape(client, scope) if client is not None else None,
                 key_shape=self.resolver.shape(key, scope) if key is not None else None,
+                spec=spec,
             )
         )
 

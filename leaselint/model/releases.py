@@ -40,6 +40,13 @@ from leaselint.model.walk import CallSite, does_nothing, script_object_call
 NAMED_FILTER = "the filter is a dict bound to a name first"
 
 
+def _handler_names(handler: cst.ExceptHandler) -> list[str]:
+    """The last names of what an `except` catches (`self._ConditionFailedException` -> its attribute)."""
+    kind = handler.type
+    items = [e.value for e in kind.elements] if type(kind) is cst.Tuple else [kind] if kind is not None else []
+    return [n.attr.value if type(n) is cst.Attribute else n.value if type(n) is cst.Name else "" for n in items]
+
+
 class _Standing:
     """A call of the class's own claiming method, standing in for its claim (see _claiming_calls)."""
 
@@ -84,6 +91,24 @@ class ReleasesMixin:
                 if (failed and in_body) or (not failed and not in_body):
                     return guard
         return self._after_early_exit(release, claims)
+
+    def lost_swallows(self) -> list[cst.ExceptHandler]:
+        """`except ConditionalCheckFailedException: pass` around a checked release of a store that
+        answers a lost lease by raising it: the handlers that drop the signal."""
+        found: list = []
+        for release in self.releases:
+            errors = release.store.lost_errors
+            if not errors or not release.checked or release.scope.is_test:
+                continue
+            for node in nodes(release.scope.node, trivia=False):
+                if type(node) is not cst.Try or not contains(node.body, release.call):
+                    continue
+                for handler in node.handlers:
+                    names = _handler_names(handler)
+                    if any(name.lstrip("_").endswith(errors) for name in names) and does_nothing(handler.body):
+                        if handler not in found:
+                            found.append(handler)
+        return found
 
     def _claiming_calls(self, release: Release) -> list:
         """For a release made through a method of the class (`self._unlock_instance(...)`), the calls of
@@ -539,6 +564,9 @@ class ReleasesMixin:
         named = False
         call = self.spread(site.call, site.scope)
         if spec.form == "dynamo":
+            bound = self.bound_dynamo(call, site.scope)
+            if bound is not call:
+                call, named = bound, True  # `condition = Attr("owner").eq(token)`, then `delete_item(..., condition)`
             document = documents.dynamo_release(call)
             entries = list(document.fields.items()) if document is not None else []
         elif spec.form == "mongo":

@@ -144,6 +144,10 @@ class LockSpec:
     client: Store | None = None
     # A keyword that hands the lock to the caller's own class (`lock_class=`): its lifetime is that class's.
     class_keyword: str | None = None
+    # Where the caller may choose the holder token: a constructor argument (python-redis-lock's `id=`),
+    # and the keyword of the lock's `acquire` (redis-py's `acquire(token=...)`).
+    token: Arg | None = None
+    acquire_token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +195,9 @@ class Store:
     # with the marks of one (see classify._used_as_claim), among them catching one of these errors.
     records: bool = False
     duplicate_errors: tuple[str, ...] = ()
+    # What a checked release raises when it finds the lease lost (a failed condition): an `except` of
+    # one that does nothing swallows the signal (LL006).
+    lost_errors: tuple[str, ...] = ()
     # Calls that open a pipeline on a client: releases on it are queued.
     pipelines: tuple[str, ...] = ()
     # Calls that start a transaction builder on a client (etcd3-py's `Txn()`): its operations are the

@@ -431,6 +431,7 @@ DYNAMODB = Store(
     releases=(ReleaseSpec("delete_item", key=Arg(None, "Key"), form="dynamo", lost_when=""),),
     recognised_only=True,
     release_form="dynamo",
+    lost_errors=("ConditionalCheckFailedException", "ConditionFailedException", "ConditionalCheckFailed"),
     no_lifetime=(
         "its condition ignores an expiry attribute, and DynamoDB's TTL deletes expired items only days later"
     ),
@@ -525,6 +526,7 @@ ETCD2 = Store(
     ),
     recognised_only=True,
     release_form="checked_keyword",
+    lost_errors=("EtcdCompareFailed",),
     release_options=(("keyword", "prevValue"), ("error", "etcd.EtcdCompareFailed")),
     missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, which a release "
     "skipped for want of a token would stop",
@@ -719,14 +721,23 @@ STORES: tuple[Store, ...] = (
 # a lock without a lifetime is LL005, a swallowed release error LL006.
 LOCKS: tuple[LockSpec, ...] = (
     # redis-py, redis.asyncio, valkey-py, django-redis `cache.lock`: timeout=None means no expiry.
+    # `acquire(token=...)` lets the caller choose the holder token (a fresh one is made without it).
     LockSpec(
-        "lock", method=True, key=Arg(0, "name"), lifetime=(Arg(1, "timeout"),), client=REDIS, class_keyword="lock_class"
+        "lock",
+        method=True,
+        key=Arg(0, "name"),
+        lifetime=(Arg(1, "timeout"),),
+        client=REDIS,
+        class_keyword="lock_class",
+        acquire_token="token",
     ),
-    LockSpec("redis.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
-    LockSpec("redis.asyncio.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
-    LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
-    # python-redis-lock: expire=None means no expiry.
-    LockSpec("redis_lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "expire"),)),
+    LockSpec("redis.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),), acquire_token="token"),
+    LockSpec(
+        "redis.asyncio.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),), acquire_token="token"
+    ),
+    LockSpec("valkey.lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),), acquire_token="token"),
+    # python-redis-lock: expire=None means no expiry; `id=` is the holder token (random without it).
+    LockSpec("redis_lock.Lock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "expire"),), token=Arg(3, "id")),
     # coredis: LuaLock(client, name, timeout=None) never expires without a timeout.
     LockSpec("coredis.recipes.locks.LuaLock", method=False, key=Arg(1, "name"), lifetime=(Arg(2, "timeout"),)),
     # pottery and sherlock give every lock a default lifetime.

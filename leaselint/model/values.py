@@ -71,6 +71,13 @@ SERIALIZERS = {"json.dumps", "pickle.dumps", "marshal.dumps", "msgpack.packb", "
 _RANK = {FRESH: 3, UNKNOWN: 2, GUESSABLE: 1, FIXED: 0}
 
 
+def _names_a_prefix(node: cst.BaseExpression) -> bool:
+    """`lock_prefix`, `self.namespace`: a name for the part of a value that says whose it is."""
+    name = node.value if type(node) is cst.Name else node.attr.value if type(node) is cst.Attribute else ""
+    lowered = name.lower()
+    return "prefix" in lowered or "namespace" in lowered
+
+
 @dataclass(frozen=True)
 class Origin:
     kind: str
@@ -179,7 +186,11 @@ class Origins:
         return self._combine(parts, scope, key_shape, depth, node)
 
     def _combine(self, parts, scope: Scope, key_shape, depth: int, node) -> Origin:
-        """A value built from parts is as good as its best part: one fresh part makes it fresh."""
+        """A value built from parts is as good as its best part: one fresh part makes it fresh. A part
+        named for a prefix or a namespace (`lock_prefix + host`) names, it holds no token."""
+        named = [part for part in parts if not _names_a_prefix(part)]
+        if named and len(named) < len(parts):
+            parts = named
         origins = [self.origin(part, scope, key_shape, depth + 1) for part in parts]
         origins = [o for o in origins if o.reason != "a constant"] or origins
         if not origins:
@@ -414,6 +425,14 @@ class Origins:
         """A class's setting with a fixed or guessable default (`owner: str = field(default_factory=
         lambda: f"{socket.gethostname()}:{os.getpid()}")`): one value per settings object."""
         values = info.bindings.get(name, [])
+        held = info.attrs.get(name, [])
+        if not values and len(held) == 1 and held[0][0] is not None and held[0][1].name == "__init__":
+            # `self.value = f"{prefix}-{getfqdn()}-{getpid()}"` in the class's `__init__`.
+            inner = self.origin(held[0][0], held[0][1], key_shape, depth + 1)
+            if inner.kind not in (FIXED, GUESSABLE):
+                return None
+            reason = f"`{info.name}.{name}`, made once per `{info.name}` object (from {inner.reason})"
+            return Origin(FIXED, reason, inner.node or held[0][0])
         if len(values) != 1 or values[0] is None or self._set_elsewhere(info, name):
             return None
         value = _field_default(values[0])

@@ -68,6 +68,9 @@ class Walker(cst.CSTVisitor):
         self.broad_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
         # `except LockError: pass` around a release in `__del__`: a swallow only if the class acquires it.
         self.destructor_swallows: list[tuple[cst.ExceptHandler, cst.BaseSuite, "Scope"]] = []
+        # (handler, the `with` item's expression, scope) of `except LockError: return` around a `with`
+        # of a lock: it catches the release's lost-lease error at the block's end too.
+        self.with_swallows: list[tuple[cst.ExceptHandler, cst.BaseExpression, "Scope"]] = []
         # `if <test>:` statements by their test: test id -> if.
         self.if_tests: dict[int, cst.If] = {}
         # id(test) -> the `while` it is the test of.
@@ -329,7 +332,12 @@ class Walker(cst.CSTVisitor):
         self.try_bodies[id(node.body)] = frozenset(
             name for handler in node.handlers for name in _error_names(handler.type)
         )
+        lost_caught = False  # an earlier handler takes the lost lease's own error (`LockNotOwnedError`)
         for handler in node.handlers:
+            if does_nothing(handler.body) and not self.scope.is_test and _catches_lock_error(handler.type) and not lost_caught:
+                for item in _with_items(node.body):
+                    self.with_swallows.append((handler, item, self.scope))
+            lost_caught = lost_caught or "LockNotOwnedError" in _error_names(handler.type)
             if does_nothing(handler.body) and _releases_lock(node.body) and not self.scope.is_test:
                 if self.scope.name == "__del__":
                     # A destructor releases whether or not the lock was ever held: a swallowed lost
@@ -521,6 +529,12 @@ class _ReleaseFinder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("release", "__exit__", "__aexit__"):
             self.found = True
+
+
+def _with_items(body: cst.BaseSuite) -> list[cst.BaseExpression]:
+    """The items of the `with` statements at the top of a `try` body (`async with r.lock(...):`)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else []
+    return [item.item for statement in statements if type(statement) is cst.With for item in statement.items]
 
 
 def _releases_lock(body: cst.CSTNode) -> bool:

@@ -6,18 +6,20 @@ import json
 from typing import TextIO
 
 from leaselint.diagnostics import FileResult
-from leaselint.report.summary import fix_marker, paint
+from leaselint.report.summary import fixable_codes, paint, write_counts
 
 
 def counts(results: list[FileResult], options: dict) -> list[dict]:
     from leaselint.rules import RULES_BY_CODE
 
     rows: dict[str, dict] = {}
-    for d in (d for r in results for d in r.diagnostics):
-        rule = RULES_BY_CODE.get(d.code)
-        row = rows.setdefault(d.code, {"code": d.code, "name": rule.name if rule else d.name, "count": 0, "fixable": 0})
-        row["count"] += 1
-        row["fixable"] += 1 if fix_marker(d, {**options, "color": False}) else 0
+    for result in results:
+        for d in result.diagnostics:
+            rule = RULES_BY_CODE.get(d.code)
+            row = rows.setdefault(d.code, {"code": d.code, "name": rule.name if rule else d.name, "count": 0, "fixable": 0})
+            row["count"] += 1
+        for code, count in fixable_codes(result, options).items():
+            rows[code]["fixable"] += count
     return sorted(rows.values(), key=lambda row: (-row["count"], row["code"]))
 
 
@@ -34,9 +36,4 @@ def report(results: list[FileResult], out: TextIO, options: dict) -> None:
         code = paint(row["code"], options, fg="red", bold=True)
         fixable = f"({row['fixable']} fixable)" if row["fixable"] else ""
         out.write(f"{row['count']:>{width}}\t{code}\t{row['name']}\t{fixable}".rstrip() + "\n")
-    total = sum(row["count"] for row in rows)
-    fixable = sum(row["fixable"] for row in rows)
-    out.write(f"Found {total} error{'' if total == 1 else 's'}.\n")
-    if fixable:
-        how = "`--fix --unsafe-fixes`" if options.get("unsafe_fixes") else "the `--fix` option"
-        out.write(f"[*] {fixable} fixable with {how}.\n")
+    write_counts(results, out, options)

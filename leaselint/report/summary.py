@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TextIO
 
 import click
 
 from leaselint.diagnostics import Applicability, FileResult
+from leaselint.fix import applicable
 
 
 def paint(text: str, options: dict, **style) -> str:
@@ -15,32 +17,58 @@ def paint(text: str, options: dict, **style) -> str:
 
 
 def write_summary(results: list[FileResult], out: TextIO, options: dict) -> None:
-    diagnostics = [d for r in results for d in r.diagnostics]
+    remaining = sum(len(r.diagnostics) for r in results)
     fixed = sum(r.fixed_count for r in results)
-    safe = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE)
-    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE)
     if options.get("fixed_codes"):
         write_fixed(options["fixed_codes"], out, options)
-    if not diagnostics:
-        if fixed:
-            out.write(f"Found {fixed} error{_s(fixed)} ({fixed} fixed, 0 remaining).\n")
-        elif not options.get("quiet"):
+    if not remaining and not fixed:
+        if not options.get("quiet"):
             out.write(paint("All checks passed!", options, fg="green", bold=True) + "\n")
         return
-    count = len(diagnostics)
+    write_counts(results, out, options)
+
+
+def write_counts(results: list[FileResult], out: TextIO, options: dict) -> None:
+    """`Found N errors (F fixed, R remaining).` and what --fix would fix of the R: N = F + R, and the
+    fixable count is what --fix then fixes (a fix that settles another finding counts it too)."""
+    remaining = sum(len(r.diagnostics) for r in results)
+    fixed = sum(r.fixed_count for r in results)
+    found = fixed + remaining
     if fixed:
-        out.write(f"Found {count + fixed} errors ({fixed} fixed, {count} remaining).\n")
+        out.write(f"Found {found} error{_s(found)} ({fixed} fixed, {remaining} remaining).\n")
     else:
-        out.write(f"Found {count} error{_s(count)}.\n")
-    if safe:
-        out.write(f"[*] {safe} fixable with the `--fix` option")
-        if unsafe and not options.get("unsafe_fixes"):
-            out.write(f" ({unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with `--unsafe-fixes`)")
-        out.write(".\n")
-    elif unsafe and not options.get("unsafe_fixes"):
-        out.write(f"No fixes available ({unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with `--unsafe-fixes`).\n")
-    elif unsafe:
-        out.write(f"[*] {unsafe} fixable with `--fix --unsafe-fixes`.\n")
+        out.write(f"Found {found} error{_s(found)}.\n")
+    count = sum(sum(fixable_codes(r, options).values()) for r in results)
+    hidden = 0 if options.get("unsafe_fixes") else sum(hidden_fixes(r) for r in results)
+    more = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`"
+    if count and options.get("unsafe_fixes") and _any_unsafe(results):
+        out.write(f"[*] {count} fixable with `--fix --unsafe-fixes`.\n")
+    elif count and hidden:
+        out.write(f"[*] {count} fixable with the `--fix` option ({more}).\n")
+    elif count:
+        out.write(f"[*] {count} fixable with the `--fix` option.\n")
+    elif hidden:
+        out.write(f"No fixes available ({more}).\n")
+
+
+def fixable_codes(result: FileResult, options: dict) -> dict[str, int]:
+    """Per code, the result's findings that --fix (with --unsafe-fixes when given) would fix: as
+    counted when it was linted, else each finding's own fix."""
+    if result.fixable is not None:
+        return result.fixable
+    unsafe = bool(options.get("unsafe_fixes"))
+    return dict(Counter(d.code for d in result.diagnostics if applicable(d.fix, unsafe)))
+
+
+def hidden_fixes(result: FileResult) -> int:
+    """How many more of the result's findings --unsafe-fixes would fix."""
+    if result.fixable is not None:
+        return result.hidden
+    return sum(1 for d in result.diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE)
+
+
+def _any_unsafe(results: list[FileResult]) -> bool:
+    return any(d.fix and d.fix.applicability is Applicability.UNSAFE for r in results for d in r.diagnostics)
 
 
 def write_fixed(fixed_codes: dict[str, dict[str, int]], out: TextIO, options: dict) -> None:
