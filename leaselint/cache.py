@@ -220,6 +220,7 @@ def _settings_part(settings: Settings) -> list:
             sorted(settings.select) if settings.select is not None else None,
             sorted(settings.ignore),
             settings.release,
+            settings.line_length,
             sorted(settings.fixable) if settings.fixable is not None else None,
             sorted(settings.unfixable),
             settings.project,

@@ -137,7 +137,7 @@ def _check_module(
         summary_out["exports"] = exports(model)
         summary_out["wants"] = wants(model)
         summary_out["keyed"] = model.keyed
-    context = Context(model=model, fixer=LeaseFixer(model, settings.release, text))
+    context = Context(model=model, fixer=LeaseFixer(model, settings.release, text, settings.line_length))
     index = LineIndex(text)
     noqa = directives(text)
     audit = settings.enabled(UNUSED_NOQA)
@@ -307,7 +307,7 @@ def lint_bytes(
     except DecodeError as exc:
         result = FileResult(path=path)
         if settings.enabled(UNPARSABLE):
-            result.diagnostics = [unparsable(f"cannot decode: {exc}")]
+            result.diagnostics = [unparsable(str(exc))]
         return result, None
     if len(data) > MAX_CHECK_BYTES:
         return _lint_oversized(source, path, settings), source

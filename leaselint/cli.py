@@ -82,6 +82,11 @@ SERVER_EPILOG = (
     type=click.Choice(RELEASES),
     help="The compare-and-delete fixes write: a Lua script (default), Valkey 9 DELIFEQ, or Redis 8.4 DELEX.",
 )
+@click.option(
+    "--line-length",
+    type=click.IntRange(1, 320),
+    help="The longest line a fix writes (default: the configuration's, else Ruff's or Black's, else 88).",
+)
 @click.option("--config", "config_path", metavar="PATH", help="Read [tool.leaselint] from PATH instead of looking for pyproject.toml.")
 @click.option("--isolated", is_flag=True, help="Read no configuration file.")
 @click.option("--stdin-filename", metavar="PATH", help="The name of the file read from `-` (standard input).")
@@ -221,6 +226,7 @@ def _settings(flags: dict) -> Settings:
             exclude=_split(flags["exclude"]),
             force_exclude=flags["force_exclude"],
             release=flags["release"],
+            line_length=flags["line_length"],
         )
         settings = settings_for_run(
             cli,

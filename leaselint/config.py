@@ -15,6 +15,8 @@ RELEASES = ("lua", "delifeq", "delex")
 # Reported only when selected by name, prefix or ALL: a stale noqa is tidiness, not a lease bug.
 OPT_IN = frozenset({"LL100"})
 SECTION = "[tool.leaselint]"
+LINE_LENGTH = 88
+MAX_LINE_LENGTH = 320
 _set = object.__setattr__
 
 
@@ -36,9 +38,10 @@ class Layer(Frozen):
     respect_gitignore: bool | None
     force_exclude: bool | None
     release: str | None
+    line_length: int | None
     _fields = (
         "select", "ignore", "extend_select", "fixable", "unfixable", "exclude", "extend_exclude",
-        "per_file_ignores", "respect_gitignore", "force_exclude", "release",
+        "per_file_ignores", "respect_gitignore", "force_exclude", "release", "line_length",
     )
 
     def __init__(
@@ -54,6 +57,7 @@ class Layer(Frozen):
         respect_gitignore: bool | None = None,
         force_exclude: bool | None = None,
         release: str | None = None,
+        line_length: int | None = None,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -66,6 +70,7 @@ class Layer(Frozen):
         _set(self, "respect_gitignore", respect_gitignore)
         _set(self, "force_exclude", force_exclude)
         _set(self, "release", release)
+        _set(self, "line_length", line_length)
 
 
 def _codes_list(value, where: str) -> tuple[str, ...]:
@@ -93,6 +98,13 @@ def _release(value, where: str) -> str:
     return value
 
 
+def _line_length(value, where: str) -> int:
+    # Ruff's range.
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LINE_LENGTH:
+        raise ConfigError(f"{where}: expected an integer from 1 to {MAX_LINE_LENGTH}, got {_shown(value)}")
+    return value
+
+
 def _per_file_ignores(value, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: expected a table of glob = [rule codes], got {_shown(value)}")
@@ -112,6 +124,7 @@ KEYS = {
     "respect-gitignore": ("respect_gitignore", _flag),
     "force-exclude": ("force_exclude", _flag),
     "release": ("release", _release),
+    "line-length": ("line_length", _line_length),
 }
 
 
@@ -194,7 +207,43 @@ def load_config(path: str) -> Layer:
             )
         field, check = KEYS[key]
         values[field] = check(value, f"{_display(path)}: {SECTION} {key}")
+    if "line_length" not in values:
+        values["line_length"] = borrowed_line_length(data)
     return Layer(**values)
+
+
+def borrowed_line_length(data: dict) -> int | None:
+    """Ruff's `line-length`, else Black's, from a pyproject.toml's tables; None when neither is set
+    (or when a value is not one leaselint would take)."""
+    tools = data.get("tool")
+    if not isinstance(tools, dict):
+        return None
+    for tool in ("ruff", "black"):
+        table = tools.get(tool)
+        value = table.get("line-length") if isinstance(table, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_LINE_LENGTH:
+            return value
+    return None
+
+
+def other_tools_layer(start: str = ".") -> Layer:
+    """With no [tool.leaselint] section: the line length of the nearest pyproject.toml, from
+    `start` upward, that sets Ruff's or Black's."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate):
+            try:
+                found = borrowed_line_length(_read(candidate))
+            except ConfigError:
+                # Another tool's file that leaselint cannot read is not leaselint's error.
+                found = None
+            if found is not None:
+                return Layer(line_length=found)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return Layer()
+        folder = parent
 
 
 def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: bool = False) -> Settings:
@@ -210,7 +259,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
     exclude: tuple[str, ...] | None = None
     extend_exclude: tuple[str, ...] = ()
     per_file: list[tuple[str, frozenset[str]]] = []
-    respect_gitignore, force_exclude, release = True, False, "lua"
+    respect_gitignore, force_exclude, release, line_length = True, False, "lua", LINE_LENGTH
     for layer in layers:
         if layer.select is not None:
             selected = expand(layer.select)
@@ -228,6 +277,8 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
             force_exclude = layer.force_exclude
         if layer.release is not None:
             release = layer.release
+        if layer.line_length is not None:
+            line_length = layer.line_length
     return Settings(
         select=frozenset(selected),
         fix=fix,
@@ -240,6 +291,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
         respect_gitignore=respect_gitignore,
         force_exclude=force_exclude,
         root=root,
+        line_length=line_length,
     )
 
 
@@ -254,6 +306,9 @@ def settings_for_run(
     if config is not None and isolated:
         raise ConfigError("--config and --isolated cannot be used together")
     path = None if isolated else (config if config is not None else find_config())
-    layers = [load_config(path), cli] if path is not None else [cli]
+    if path is not None:
+        layers = [load_config(path), cli]
+    else:
+        layers = [cli] if isolated else [other_tools_layer(), cli]
     root = os.path.dirname(os.path.abspath(path)) if path is not None else os.getcwd()
     return resolve(layers, root, fix, unsafe_fixes)

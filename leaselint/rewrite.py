@@ -94,8 +94,11 @@ class NoFix(Exception):
 
 
 class LeaseFixer:
-    def __init__(self, model: LeaseModel, release_style: str = "lua", text: str | None = None) -> None:
+    def __init__(
+        self, model: LeaseModel, release_style: str = "lua", text: str | None = None, line_length: int = 88
+    ) -> None:
         self.model = model
+        self.line_length = line_length
         self.positions = model.positions
         self.origins = model.origins
         self.release_style = release_style
@@ -186,7 +189,7 @@ class LeaseFixer:
         for claim in claims:
             value = claim.value
             if not isinstance(value, cst.Name) or self._weak(claim):
-                raise NoFix("the claim in the nested function stores no token the release can see: make one outside it")
+                raise NoFix("the claim in the nested function stores no token the release can see")
             where = resolver.defining_scope(value.value, claim.scope)
             if where is None or where is not resolver.defining_scope(value.value, release.scope) or where is claim.scope:
                 raise NoFix("the claim in the nested function stores a token of its own: make it outside and use it in both")
@@ -214,8 +217,7 @@ class LeaseFixer:
         exported = self._exported_names & {claim_scope.name, release.scope.name}
         if exported:
             raise NoFix(
-                f"`{sorted(exported)[0]}` is in the module's `__all__`: its callers elsewhere would not pass the "
-                "token; return a fresh token from the claim and pass it to the release at each caller"
+                f"`{sorted(exported)[0]}` is in the module's `__all__`, and its callers elsewhere would not pass the token"
             )
         for name in (claim_scope.name, release.scope.name):
             self._only_called(name)
@@ -238,8 +240,7 @@ class LeaseFixer:
             if type(node) is cst.Attribute or id(node) not in calls:
                 line = self.positions[node].start.line if node in self.positions else 0
                 raise NoFix(
-                    f"`{name}` is used at line {line} other than by a call the fix can hand the token to: "
-                    "return a fresh token from the claim and pass it to the release by hand"
+                    f"`{name}` is used at line {line} other than by a call the fix can hand the token to"
                 )
 
     @cached_property
@@ -321,8 +322,7 @@ class LeaseFixer:
                 answered = True
                 continue
             raise NoFix(
-                f"line {line} returns something else than the claim's answer: return the token from the claim "
-                "by hand"
+                f"line {line} returns something else than the claim's answer"
             )
         if not answered:
             raise NoFix("the claim function does not return the claim's answer: return the token from it by hand")
@@ -358,7 +358,7 @@ class LeaseFixer:
             if len(found) != 1:
                 raise NoFix(
                     f"the call of `{release_name}` at line {line} has no single call of `{claim_name}` beside it "
-                    "to take the token from: pass it by hand"
+                    "to take the token from"
                 )
             variable, bound = self._bind_answer(found[0], scope, claim_name)
             edits += bound
@@ -447,8 +447,7 @@ class LeaseFixer:
         for claim in claims:
             if free_names(claim.key_shape) & set(claim.scope.params):
                 raise NoFix(
-                    "the key comes from the caller, so one token per object would mix leases: "
-                    "return a fresh token from the claim and pass it to the release"
+                    "the key comes from the caller, so one token per object would mix leases"
                 )
         carried = all(isinstance(c.value, cst.Name) and not self._weak(c) for c in claims)
         names = {c.value.value for c in claims if isinstance(c.value, cst.Name)}
@@ -459,7 +458,7 @@ class LeaseFixer:
         if "__slots__" in cls.bindings:
             raise NoFix("the class declares __slots__: add a slot for the held token and keep it there")
         if any(claim.value is None for claim in claims):
-            raise NoFix("the claim stores no value beside its key: store a fresh token with it and compare it at the release")
+            raise NoFix("the claim stores no value beside its key")
         held = self._held_attribute(claims, release)
         edits: list[Edit] = []
         new_token = False
@@ -600,14 +599,8 @@ class LeaseFixer:
                 ):
                     return [self._after(node, line)]
         if raising:
-            raise NoFix(
-                "the fix keeps the token only once the claim succeeded, and here the claim answers by raising "
-                "where leaselint cannot follow it (claim in a `try` whose `except` leaves)"
-            )
-        raise NoFix(
-            "the fix keeps the token only once the claim succeeded, and here the claim's answer is not "
-            "tested where leaselint can follow it (assign it, return it, or test it in an `if`)"
-        )
+            raise NoFix("the claim answers by raising where leaselint cannot see whether it succeeded")
+        raise NoFix("the claim's answer is not tested where leaselint can see whether it succeeded")
 
     @staticmethod
     def _answer(node: cst.BaseExpression, claim: Claim) -> bool:
@@ -679,7 +672,7 @@ class LeaseFixer:
             line = write.start.line
             raise NoFix(
                 f"line {line} writes the key again after the claim, replacing the token a checked release "
-                "would compare with: keep the claim's value until the release"
+                "would compare with"
             )
 
     def _value_kept(self, lease: Lease, cls) -> None:
@@ -702,8 +695,8 @@ class LeaseFixer:
             if how is not None:
                 line = self.positions[node].start.line
                 raise NoFix(
-                    f"line {line} reads the stored value back and {how}: a fresh token there would change "
-                    "what it reads; keep the value's meaning (a token beside it, split by every reader) by hand"
+                    f"line {line} reads the stored value back and {how}, and a fresh token there would change "
+                    "what it reads"
                 )
 
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
@@ -774,9 +767,9 @@ class LeaseFixer:
                 if not r.deliberate and r.after_failed_claim is None and not r.checked and _module_function(r.scope)
             ]
         if not releases and any(r.after_failed_claim is not None for r in lease.releases):
-            raise NoFix("no release in reach holds the lease: the delete runs after the claim failed")
+            raise NoFix("no release in reach holds the lease, as the delete runs after the claim failed")
         if not releases:
-            raise NoFix("the release is in another function: return the token from the claim and pass it on")
+            raise NoFix("the release is in another function")
         edits: list[Edit] = []
         fields: list[Edit] = []
         logging = blind = new_token = False
@@ -808,8 +801,9 @@ class LeaseFixer:
 
     # Releases -------------------------------------------------------------
 
-    def _store_release(self, lease: Lease, release: Release, token: str, replace) -> Edit | None:
-        """Checked releases written as more than one call; None for the one-call template stores."""
+    def _store_release(self, lease: Lease, release: Release, token: str, replace, shift: str = "") -> Edit | None:
+        """Checked releases written as more than one call; None for the one-call template stores.
+        `shift`: the indentation its lines will get under an `if` around it."""
         store = lease.claims[0].store
         form = store.release_form
         if not form:
@@ -833,10 +827,10 @@ class LeaseFixer:
                 raise NoFix(why)
         awaited = self._awaited(release)
         receiver, key = self._text(release.receiver), self._text(release.key)
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {key})"
         statement = replace if replace is not None else release.statement
-        indent = self._indent_of(statement)
+        indent = self._indent_of(statement) + shift
         inner = indent + self.model.module.default_indent
+        report = self.warning(LOST_MESSAGE, (key,), inner)
         options = dict(store.release_options)
         if form == "memcached":
             taken = release.scope.all_names() | self.model.module_names
@@ -872,7 +866,8 @@ class LeaseFixer:
             begin = f"with {receiver}.{store.transactions[0]}({option}):"
             read, delete = options["read"], options["delete"]
             test = f"if {receiver}.{read}({key}{more}) != {token} or not {receiver}.{delete}({key}{more}):"
-            text = f"{begin}\n{inner}{test}\n{inner}{self.model.module.default_indent}{report}"
+            deeper = inner + self.model.module.default_indent
+            text = f"{begin}\n{inner}{test}\n{deeper}{self.warning(LOST_MESSAGE, (key,), deeper)}"
             return self._replace(statement, text)
         if form == "dynamo":
             claim = lease.claims[0]
@@ -967,7 +962,7 @@ class LeaseFixer:
             if store.checked_release_hint:
                 module, hint = store.checked_release_hint
                 if any(d == module or d.startswith(module + ".") for d in self.model.imports.values()):
-                    why += f"; {hint}"
+                    why += f", but {hint}"
             raise NoFix(why)
         return template.format(
             receiver=self._text(release.receiver), script=self.script_name, key=self._text(release.key), token=token
@@ -995,6 +990,16 @@ class LeaseFixer:
             return f"{self.model.logger_name}.warning"
         return "logging.getLogger(__name__).warning"
 
+    def warning(self, message: str, args: tuple[str, ...], indent: str, column: int | None = None) -> str:
+        """The warning call, written where a line indented by `indent` holds it from `column` (its
+        indentation's end when None), wrapped to the line length when it does not fit."""
+        step = self.model.module.default_indent
+        return wrapped_call(self.log_call, message, args, indent, step, self.line_length, column)
+
+    def _line_indent(self, position: Position) -> str:
+        line = self.lines[position.line - 1] if position.line - 1 < len(self.lines) else ""
+        return line[: len(line) - len(line.lstrip())]
+
     def checked_release(
         self,
         lease: Lease,
@@ -1013,31 +1018,27 @@ class LeaseFixer:
         if release.watched_callback:
             return self._queue_after_multi(release)
         if release.other_keys:
-            raise NoFix("the call deletes other keys too: release the lease on its own")
+            raise NoFix("the call deletes other keys too")
         if release.spec.returns_value and release.usage == "expression":
             raise NoFix("the code uses the value the release returned")
         if release.check is not None and any(
             type(c.operator) in ORDERINGS for c in release.check.comparison.comparisons
         ):
             raise NoFix(
-                "the release is guarded by ordering the stored value (a clock check), not by a token: "
-                "store a fresh token beside the time and compare it whole"
+                "the release is guarded by ordering the stored value (a clock check), not by a token"
             )
         decoder = _decoded_side(release.check) if release.check is not None else None
         if decoder is not None:
             raise NoFix(
-                f"the stored value is compared after `{decoder}(...)`: a server-side compare sees the stored "
-                "bytes; compare those (or store the token as text) by hand"
+                f"the stored value is compared after `{decoder}(...)`, and a server-side compare sees the stored bytes"
             )
         if release.check is not None and release.check.through is not None:
             raise NoFix(
-                f"the read value is handed through `{self._text(release.check.through)}(...)` before the compare: "
-                "compare in a Lua script by hand"
+                f"the read value is handed through `{self._text(release.check.through)}(...)` before the compare"
             )
         if release.check is not None and _field_side(release.check):
             raise NoFix(
-                "the check compares a field of the stored value, and a server-side compare sees the whole "
-                "value: store the token on its own, or compare the field in a Lua script, by hand"
+                "the check compares a field of the stored value, and a server-side compare sees the whole value"
             )
         if release.check is not None:
             # A client-side check before the release: the `if` that only guards it goes, and its
@@ -1053,7 +1054,8 @@ class LeaseFixer:
             # The `if` compares the stored value with the old one (now never stored) and guards more
             # than the release: its test becomes the checked release, and the delete goes.
             return self._release_as_test(lease, release, guard, token, with_header)
-        store_edit = self._store_release(lease, release, token.code, replace)
+        shift = self.model.module.default_indent if token.held else ""
+        store_edit = self._store_release(lease, release, token.code, replace, shift)
         if store_edit is not None and token.held and lease.claims[0].store.missing_raises:
             raise NoFix(lease.claims[0].store.missing_raises)
         if store_edit is not None and token.held:
@@ -1106,14 +1108,14 @@ class LeaseFixer:
         return Fix("Queue the delete after `multi()`, so that WATCH makes the compare and the delete one step", (edit,), Applicability.SAFE)
 
     def _only_while_held(self, edit: Edit, release: Release, replace, token: str) -> Edit:
-        """A store's checked release of several lines, run only while the object holds a token."""
+        """A store's checked release of several lines (written one step deeper), run only while the
+        object holds a token."""
         if release.usage != "statement":
             raise NoFix("the release is part of a larger statement: check that a token is held by hand")
         statement = replace if replace is not None else release.statement
         indent = self._indent_of(statement)
         step = self.model.module.default_indent
-        body = edit.content.replace("\n" + indent, "\n" + indent + step)
-        return Edit(edit.start, edit.end, f"if {token} is not None:\n{indent}{step}{body}")
+        return Edit(edit.start, edit.end, f"if {token} is not None:\n{indent}{step}{edit.content}")
 
     def _release_as_test(self, lease: Lease, release: Release, guard: cst.If, token: Token, with_header: bool) -> Fix:
         body = guard.body
@@ -1144,8 +1146,7 @@ class LeaseFixer:
         """`await` before a release that makes a coroutine and drops it."""
         if not scope.is_async:
             raise NoFix(
-                "the function is not async: await the release in an async function, or run it on the event loop "
-                "(`asyncio.run(...)`, `loop.run_until_complete(...)`)"
+                "the function is not async, so it cannot await the release"
             )
         start, _ = self._range(call)
         return Fix("Await the release", [Edit(start, start, "await ")], Applicability.SAFE)
@@ -1199,15 +1200,14 @@ class LeaseFixer:
             c.spec.by_old_value and c.scope is release.scope and c.key_shape == release.key_shape for c in self.model.claims
         ):
             raise NoFix(
-                "the failed `getset` has already written over the holder's value: claim with `set(key, token, "
-                "nx=True, px=...)` first"
+                "the failed `getset` has already written over the holder's value"
             )
         if contains(guard.body, release.statement):
             branch = guard.body
         elif guard.orelse is not None and contains(guard.orelse, release.statement):
             branch = guard.orelse.body
         else:
-            raise NoFix("the delete follows the claim's early exit: remove it by hand")
+            raise NoFix("the delete follows the claim's early exit")
         reads = release.store.lifetime_reads
         if reads and contains(
             release.scope.node,
@@ -1215,8 +1215,7 @@ class LeaseFixer:
         ):
             # The function asks for a key's remaining lifetime: the delete clears a claim left without one.
             raise NoFix(
-                "the delete clears a claim left without a lifetime: once every claim sets its lifetime "
-                "in the claim itself (LL005), remove it"
+                "the delete clears a claim left without a lifetime (LL005)"
             )
         alone = isinstance(branch, cst.IndentedBlock) and len(branch.body) == 1
         if alone:
@@ -1233,18 +1232,23 @@ class LeaseFixer:
         With `guard` (the object holds a token), the release runs only when it holds, and otherwise
         deletes nothing and answers 0 as a delete of a missing key does."""
         awaited = self._awaited(release)
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
+        key = self._text(release.key)
         if release.usage == "statement":
             statement = replace if replace is not None else release.statement
             indent = self._indent_of(statement) + self.model.module.default_indent
             test = f"{guard} and not {awaited}{call}" if guard else f"not {awaited}{call}"
-            return self._replace(statement, f"if {test}:\n{indent}{report}")
+            return self._replace(statement, f"if {test}:\n{indent}{self.warning(LOST_MESSAGE, (key,), indent)}")
         if guard:
             if release.usage == "inline":
                 raise NoFix("the release is part of a larger expression: check that the object holds a token by hand")
             return Edit(*self._span_with_await(release), f"({awaited}{call} if {guard} else 0)")
         if release.usage == "inline":
-            return Edit(*self._span_with_await(release), f"{awaited}{call} or {report}")
+            start, end = self._span_with_await(release)
+            before = f"{awaited}{call} or "
+            last = before.rsplit("\n", 1)
+            column = len(last[1]) if len(last) > 1 else start.column + len(before)
+            report = self.warning(LOST_MESSAGE, (key,), self._line_indent(start), column)
+            return Edit(start, end, before + report)
         return self._replace(release.call, call)
 
     def claim_in_one_step(self, claim: Claim) -> Fix:
@@ -1268,18 +1272,18 @@ class LeaseFixer:
         guard = check.guard
         body = guard.body
         if isinstance(guard, cst.While):
-            raise NoFix("the claim waits in a loop until the key is gone: loop on the conditional create instead")
+            raise NoFix("the claim waits in a loop until the key is gone")
         if guard.orelse is not None and contains(guard.orelse, claim.call):
             orelse = guard.orelse
             if not isinstance(orelse, cst.Else) or not isinstance(orelse.body, cst.IndentedBlock):
                 raise NoFix("the write sits in an `elif`: claim with the store's conditional create by hand")
             if orelse.body.body[0] is not statement:
-                raise NoFix("the branch runs code before the write: move the write first, then claim with the conditional create")
+                raise NoFix("the branch runs code before the write")
             # The `if` runs its body when the claim fails, and the `else` when it succeeds.
             edits = [self._replace(guard.test, f"not {new_call}"), self._line_removal(statement)]
         elif contains(body, claim.call):
             if not isinstance(body, cst.IndentedBlock) or body.body[0] is not statement:
-                raise NoFix("the branch runs code before the write: move the write first, then claim with the conditional create")
+                raise NoFix("the branch runs code before the write")
             removal = self._replace(statement, "pass") if len(body.body) == 1 else self._line_removal(statement)
             edits = [self._replace(guard.test, new_call), removal]
         else:
@@ -1337,8 +1341,7 @@ class LeaseFixer:
         token is this holder's, with a lost lease logged where the answer was thrown away."""
         if isinstance(renewal, Write):
             raise NoFix(
-                "the renewal writes the key again, which also takes over a key another worker claimed since: "
-                "extend with a token check in one server step"
+                "the renewal writes the key again, which also takes over a key another worker claimed since"
             )
         store = lease.claims[0].store
         if renewal.no_fix:
@@ -1352,7 +1355,7 @@ class LeaseFixer:
         if renewal.usage == "inline":
             raise NoFix("the renewal shares its line with other statements")
         if renewal.in_pipeline:
-            raise NoFix("the renewal is queued on a pipeline, whose execute() answers it: extend each lease with a token check")
+            raise NoFix("the renewal is queued on a pipeline, whose execute() answers it")
         if renewal.coroutine and not renewal.awaited:
             raise NoFix("the renewal's coroutine is handed on unawaited: extend with a token check by hand")
         token, held = self._renewal_token(lease, renewal)
@@ -1370,7 +1373,7 @@ class LeaseFixer:
         answer = f"{token} is not None and {awaited}{call}" if held else f"{awaited}{call}"
         if renewal.usage == "statement":
             indent = self._indent_of(renewal.statement) + self.model.module.default_indent
-            report = f"{self.log_call}({_quote(LOST_RENEWAL_MESSAGE)}, {self._text(renewal.key)})"
+            report = self.warning(LOST_RENEWAL_MESSAGE, (self._text(renewal.key),), indent)
             test = f"not ({answer})" if held else f"not {answer}"
             edits.append(self._replace(renewal.statement, f"if {test}:\n{indent}{report}"))
             edits += self.header_edit(logging=True, secrets=False, script=False)
@@ -1407,10 +1410,7 @@ class LeaseFixer:
             attr = self._kept_on_success(lease.claims, value.value)
             if attr is not None:
                 return f"{scope.self_name}.{attr}", True
-        raise NoFix(
-            "the renewal cannot tell the token this holder stored (a name it sees, or an attribute set only once "
-            "a claim succeeded): pass it in and extend with a token check"
-        )
+        raise NoFix("the renewal cannot see the token this holder stored")
 
     def _kept_on_success(self, claims: list[Claim], name: str) -> str | None:
         """The attribute every claim's method sets to the stored token `name` once its claim succeeded
@@ -1469,11 +1469,11 @@ class LeaseFixer:
         if release.usage == "operand":
             raise NoFix("the release is the last operand of an `and`/`or`: test its answer by hand")
         awaited = "await " if release.awaited or release.coroutine else ""
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         call = self._text(release.call)
         if release.usage == "statement":
             result = f"({awaited}{call})" if awaited and lost_when != "not {result}" else f"{awaited}{call}"
             indent = self._indent_of(release.statement) + self.model.module.default_indent
+            report = self.warning(LOST_MESSAGE, (self._text(release.key),), indent)
             edit = self._replace(release.statement, f"if {lost_when.format(result=result)}:\n{indent}{report}")
         elif lost_when == "not {result}":
             edit = self.report_outcome(release, call)
@@ -1491,10 +1491,10 @@ class LeaseFixer:
         statement = release.statement
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             raise NoFix("the release shares its line with other statements")
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
-        indent = self.model.module.default_indent
+        indent = self._indent_of(statement) + self.model.module.default_indent
+        report = self.warning(LOST_MESSAGE, (self._text(release.key),), indent)
         test = release.spec.lost_when.format(result=name)
-        edits = [self._after(statement, f"if {test}:\n{self._indent_of(statement)}{indent}{report}")]
+        edits = [self._after(statement, f"if {test}:\n{indent}{report}")]
         edits += self.header_edit(logging=True, secrets=False, script=False)
         return Fix("Log a warning when the release finds the lease lost", tuple(edits), Applicability.SAFE)
 
@@ -1525,8 +1525,8 @@ class LeaseFixer:
         louder = self._debug_to_warning(body)
         if louder is not None:
             return louder
-        report = f"{self.log_call}({_quote(LOST_MESSAGE)}, {self._text(release.key)})"
         first = body.body[0]
+        report = self.warning(LOST_MESSAGE, (self._text(release.key),), self._indent_of(first))
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
         if isinstance(inner, (cst.Continue, cst.Return)):
             edit = self._insert_before(first, report)
@@ -1550,16 +1550,17 @@ class LeaseFixer:
         if louder is not None:
             return louder
         name = handler.name.name.value if handler.name is not None else None  # type: ignore[union-attr]
+        first = body.body[0]
+        indent = self._indent_of(first)
         if handler.type is None:
             # A bare `except:` stays as it is: the log carries the error.
-            report = f"{self.log_call}(\"lease lost before release\", exc_info=True)"
+            report = self.warning("lease lost before release", ("exc_info=True",), indent)
         else:
             if name is None:
                 name = "exc"
                 _, type_end = self._range(handler.type)
                 edits.append(Edit(type_end, type_end, f" as {name}"))
-            report = f"{self.log_call}(\"lease lost before release: %s\", {name})"
-        first = body.body[0]
+            report = self.warning("lease lost before release: %s", (name,), indent)
         inner = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
         if isinstance(inner, (cst.Continue, cst.Return)):
             edits.append(self._insert_before(first, report))
@@ -1588,15 +1589,12 @@ class LeaseFixer:
         if not isinstance(expire.statement, cst.SimpleStatementLine) or len(expire.statement.body) != 1:
             raise NoFix("the expiry shares its line with other statements")
         if claim.in_pipeline or expire.in_pipeline:
-            raise NoFix(
-                "the claim and its expiry are queued on a pipeline: one command fewer moves the answers "
-                "`execute()` returns; set the lifetime in the claim and drop the expiry by hand"
-            )
+            raise NoFix("the claim and its expiry are queued on a pipeline, whose answers one command fewer would move")
         for node in nodes(expire.scope.node, trivia=False):
             if type(node) is cst.If and contains(node.body, expire.statement) and not contains(node.test, claim.call):
                 names = {n.value for n in nodes(node.test, trivia=False) if type(n) is cst.Name}
                 if claim.result_name is None or names - {claim.result_name, "not"}:
-                    raise NoFix("the expiry runs only under a condition of its own: the claim would always get it")
+                    raise NoFix("the expiry runs only under a condition of its own, which the claim would always meet")
         receiver = self._text(claim.receiver)
         ttl = self._text(expire.ttl)  # type: ignore[arg-type]
         if claim.method == "set":
@@ -1859,6 +1857,43 @@ def _merge_at_same_point(edits: list[Edit]) -> list[Edit]:
     for edit in edits:
         merged[edit.start] = merged.get(edit.start, "") + edit.content
     return [Edit(point, point, content) for point, content in merged.items()]
+
+
+def wrapped_call(
+    func: str, message: str, args: tuple[str, ...], indent: str, step: str, limit: int, column: int | None = None
+) -> str:
+    """`func("message", *args)` as Black would wrap it to `limit` characters: on one line; else the
+    arguments on one line of their own; else one argument a line, a message too long for its line
+    split into adjacent strings at spaces. The first line starts at `column` of a line indented
+    by `indent`; a line that cannot be made short enough is left long."""
+    start = len(indent) if column is None else column
+    parts = (_quote(message), *args)
+    flat = f"{func}({', '.join(parts)})"
+    if start + len(flat) <= limit or any("\n" in part for part in args):
+        return flat
+    inner = indent + step
+    hugged = inner + ", ".join(parts)
+    if len(hugged) <= limit:
+        return f"{func}(\n{hugged}\n{indent})"
+    lines = [inner + piece for piece in _split_message(message, limit - len(inner) - 1)]
+    lines[-1] += ","
+    lines += [f"{inner}{arg}," for arg in args]
+    return f"{func}(\n" + "\n".join(lines) + f"\n{indent})"
+
+
+def _split_message(message: str, width: int) -> list[str]:
+    """The message as string literals of at most `width` characters each where its words allow,
+    each piece ending in the space that follows it."""
+    pieces: list[str] = []
+    current = ""
+    for word in re.findall(r"\S+\s*|\s+", message):
+        if current and len(_quote(current + word)) > width:
+            pieces.append(current)
+            current = word
+        else:
+            current += word
+    pieces.append(current)
+    return [_quote(piece) for piece in pieces]
 
 
 def _quote(text: str) -> str:

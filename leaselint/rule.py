@@ -111,8 +111,7 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         key = model.code_of(lock.key) if lock.key is not None else "the lock"
         message = (
             f"The holder token of lock `{key}` comes from {origin.reason}: {problem} (no automatic fix: "
-            "pass no token and the lock makes its own, or pass `secrets.token_hex(16)`, after checking "
-            "who reads the stored value back)"
+            "other code may read the lock's token back)"
         )
         related = ()
         if origin.node is not None:

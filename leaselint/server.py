@@ -37,10 +37,11 @@ class Checker:
         self.results: dict[str, tuple[str, object]] = {}  # uri -> (text checked, FileResult)
 
     def settings(self, path: str, fix: bool = False, unsafe: bool = False):
-        from leaselint.config import Layer, find_config, load_config, resolve
+        from leaselint.config import Layer, find_config, load_config, other_tools_layer, resolve
 
-        config = find_config(os.path.dirname(os.path.abspath(path)))
-        layers = [load_config(config), Layer()] if config is not None else [Layer()]
+        folder = os.path.dirname(os.path.abspath(path))
+        config = find_config(folder)
+        layers = [load_config(config), Layer()] if config is not None else [other_tools_layer(folder), Layer()]
         root = os.path.dirname(config) if config is not None else os.path.dirname(os.path.abspath(path))
         return resolve(layers, root, fix, unsafe).for_file(path)
 

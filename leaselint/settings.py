@@ -36,10 +36,12 @@ class Settings(Frozen):
     tests: bool
     # Count what --fix would fix of each file's findings (FileResult.fixable), for a report that says.
     count_fixes: bool
+    # The longest line a fix writes, where it can wrap one.
+    line_length: int
     _fields = (
         "select", "ignore", "fix", "unsafe_fixes", "release", "per_file_ignores", "fixable", "unfixable",
         "exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root", "project", "tests",
-        "count_fixes",
+        "count_fixes", "line_length",
     )
 
     def __init__(
@@ -60,6 +62,7 @@ class Settings(Frozen):
         project: tuple | None = None,
         tests: bool = False,
         count_fixes: bool = False,
+        line_length: int = 88,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -77,6 +80,7 @@ class Settings(Frozen):
         _set(self, "project", project)
         _set(self, "tests", tests)
         _set(self, "count_fixes", count_fixes)
+        _set(self, "line_length", line_length)
 
     def enabled(self, code: str) -> bool:
         if code in self.ignore:

@@ -50,22 +50,61 @@ class SourceText(Frozen):
 
 
 def decode(data: bytes) -> SourceText:
-    """Decode Python source as the interpreter would (PEP 263 cookie, BOM)."""
+    """Decode Python source as the interpreter would (PEP 263 cookie, BOM). DecodeError's message
+    says what failed and why, once: "cannot decode as utf-8: invalid start byte at line 1, column 5 (0xff)"."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise DecodeError(str(exc)) from None
+        raise DecodeError(_cookie_problem(str(exc), data)) from None
     bom = encoding == "utf-8-sig"
     body = data[len(codecs.BOM_UTF8):] if bom else data
     codec = "utf-8" if bom else encoding
     try:
         if "x = 1\n".encode(codec) != b"x = 1\n":
             # As the interpreter: a cookie can only name an encoding that ASCII source reads the same in.
-            raise DecodeError(f"the coding cookie names {codec}, which is not ASCII-compatible")
+            raise DecodeError(f"cannot decode: the coding cookie names {codec}, which is not ASCII-compatible")
         text = body.decode(codec)
+    except UnicodeDecodeError as exc:
+        default = "" if bom or _cookie(data) else ", the default without a coding cookie"
+        raise DecodeError(f"cannot decode as {codec}{default}: {_bad_bytes(exc, body)}") from None
     except (UnicodeError, LookupError) as exc:
         raise DecodeError(f"cannot decode as {codec}: {exc}") from None
     return SourceText(text=text, encoding=codec, bom=bom, raw=data)
+
+
+def _bad_bytes(exc: UnicodeDecodeError, data: bytes) -> str:
+    """`invalid start byte at line 3, column 7 (0xff)` (1-based, the column in bytes)."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    return f"{exc.reason} at line {line}, column {column} (0x{data[exc.start:exc.end].hex()})"
+
+
+def _cookie_problem(message: str, data: bytes) -> str:
+    """tokenize's complaint about a file's encoding, as one sentence of what failed and why."""
+    if message.startswith("invalid or missing encoding declaration"):
+        # No usable cookie, and the bytes are not UTF-8 (the default).
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return f"cannot decode as utf-8, the default without a coding cookie: {_bad_bytes(exc, data)}"
+        return "cannot decode: the coding cookie is not valid"
+    if message.startswith("unknown encoding"):
+        return f"cannot decode: the coding cookie names an unknown encoding, {message.rsplit(': ', 1)[-1]}"
+    if message.startswith("encoding problem"):
+        return f"cannot decode: the file starts with a UTF-8 BOM, but its coding cookie names {_cookie(data) or 'another encoding'}"
+    return f"cannot decode: {message}"
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def _cookie(data: bytes) -> str | None:
+    """The encoding a PEP 263 cookie in the first two lines names, or None."""
+    for line in data.removeprefix(codecs.BOM_UTF8).splitlines()[:2]:
+        match = _COOKIE.match(line)
+        if match:
+            return match.group(1).decode("ascii", "replace")
+    return None
 
 
 class LineIndex:

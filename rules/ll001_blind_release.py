@@ -140,6 +140,61 @@ class BlindRelease(Rule):
     with is gone), when a name the fix calls (`secrets`, `logging`) is bound to
     something else, or for an aioredis 1.x client, whose API differs.
 
+    ## Without an automatic fix
+
+    A finding says in a clause why it has no fix; what to do instead:
+
+    - A cache API with no compare-and-delete (Django's cache, a client of no
+      known kind): store a fresh token and check it right before the delete,
+      keep the lifetime short and renew it while the holder is healthy, and
+      guard the job's durable effects. With django-redis, `cache.lock(key,
+      timeout=...)` releases with a token check.
+    - pylibmc: with the client's `behaviors={"cas": True}`, `gets` the key,
+      compare the token, then `cas(key, b"", cas_id, time=2592001)` (a time in
+      the past: the item goes at once; `time=-1` becomes a far future),
+      catching `pylibmc.NotFound` for a key already gone.
+    - python-binary-memcached with several servers: give the client one
+      server, or release with a token check per server.
+    - valkey-glide: run a Lua compare-and-delete as a `Script` with
+      `invoke_script(script, keys=[key], args=[token])`.
+    - python-etcd, where an object may hold no token: keep the token the claim
+      stored and pass it as `prevValue=` by hand.
+    - SQL lock tables: put the holder's token column in the DELETE's WHERE and
+      test the cursor's rowcount.
+    - aioredis 1.x and coredis clients take other arguments (`set(key, value,
+      expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...],
+      args=[...])`, `delete([key])`): write the token-checked release in their
+      form.
+    - A claim by `getset` or `msetnx`: claim with `set(key, token, nx=True,
+      px=...)`, each key on its own or all in one Lua script that sets their
+      lifetimes too. A WATCH/MULTI claim: store a fresh token in it and
+      release with a token-checked compare-and-delete.
+    - A claim and a release in functions the fix cannot join (the claim
+      function is in `__all__` or used other than by calls, the key comes from
+      the caller, no single claim call sits beside the release): return a
+      fresh token from the claim and pass it to the release at each caller.
+    - A lock given a weak token (`r.lock(name, token=...)`, LL002, LL003):
+      pass no token and the lock makes its own, or pass
+      `secrets.token_hex(16)`, after checking who reads the stored value back.
+    - A claim whose answer leaselint cannot follow: assign it, return it, or
+      test it in an `if`, so that the token is kept only once the claim
+      succeeded.
+    - A stored value that other code reads back (parses, compares, orders by
+      the clock), or writes again after the claim: keep the value's meaning (a
+      token beside it, split by every reader; a fresh token beside the time,
+      compared whole) and keep the claim's value until the release.
+    - A compare of a field of the stored value, after a decoder
+      (`pickle.loads`) or through a helper: store the token on its own, as
+      text, or compare in a Lua script.
+    - A filter or document bound to a name first, or arguments from a dict
+      (`**args`): add the owner's token there. A command in one formatted
+      string: pass its words as arguments. A script that stores a value
+      written in it: pass a fresh token as an argument (ARGV).
+    - A delete that follows the claim's early exit, or clears a claim left
+      without a lifetime: remove it once every claim sets its lifetime in the
+      claim itself (LL005). A call that deletes other keys too: release the
+      lease on its own.
+
     ## References
     - Redis, "Distributed Locks with Redis": https://redis.io/docs/latest/develop/clients/patterns/distributed-locks/
     - Martin Kleppmann, "How to do distributed locking" (fencing tokens)
@@ -213,7 +268,9 @@ class BlindRelease(Rule):
                     work(job)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,

@@ -87,6 +87,11 @@ class FixedToken(Rule):
     another method or a nested function, or the store has no
     compare-and-delete (the Django cache), there is no automatic fix.
 
+    ## Without an automatic fix
+
+    The reasons and what to do instead are those of LL001:
+    `leaselint --explain LL001`.
+
     ## References
     - Martin Kleppmann, "How to do distributed locking"
     """
@@ -182,7 +187,9 @@ class FixedToken(Rule):
                     build(index)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, holder):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,
@@ -231,7 +238,9 @@ class FixedToken(Rule):
                     run_compaction(shard)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
                 return True
         """,
             applicability=Applicability.SAFE,

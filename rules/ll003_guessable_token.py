@@ -54,6 +54,11 @@ class GuessableToken(Rule):
     **unsafe** when the token must travel to another method. No fix where the
     value is a time that other code reads back and parses or orders (an
     expiry stamp that contenders compare with the clock).
+
+    ## Without an automatic fix
+
+    The reasons and what to do instead are those of LL001:
+    `leaselint --explain LL001`.
     """
 
     code = "LL003"

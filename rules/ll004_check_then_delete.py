@@ -55,6 +55,11 @@ class CheckThenDelete(Rule):
     In a `transaction(callback, key)` callback the fix queues the delete after
     `pipe.multi()`: the WATCH that `transaction` set then fails the EXEC when
     the key changed since the compare, and the callback runs again (**safe**).
+
+    ## Without an automatic fix
+
+    The reasons and what to do instead are those of LL001:
+    `leaselint --explain LL001`.
     """
 
     code = "LL004"

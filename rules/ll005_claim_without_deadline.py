@@ -6,7 +6,7 @@ from leaselint.diagnostics import Diagnostic
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
-NO_LIFETIME = "no automatic fix: choosing a lifetime is a decision; pick one longer than the job and renew it"
+NO_LIFETIME = "no automatic fix: choosing a lifetime is a decision"
 
 
 class ClaimWithoutDeadline(Rule):
@@ -69,6 +69,24 @@ class ClaimWithoutDeadline(Rule):
     False where `set(nx=True)` answers None, and callers keep reading False.
     When no lifetime exists anywhere there is no automatic fix: choosing a
     lifetime is a decision.
+
+    ## Without an automatic fix
+
+    Choosing a lifetime is a decision: pick one longer than the job and renew
+    it while the holder is healthy.
+
+    - A field of a hash (`hsetnx`): keep each lease in a key of its own
+      (`set(key, token, nx=True, px=...)`), or give the field its own lifetime
+      with `hpexpire` (Redis 7.4+).
+    - DynamoDB: its TTL deletes expired items lazily, up to days later, so the
+      claim's condition must take over an expired claim (`OR expires_at <
+      :now`).
+    - Rows (Django's ORM, SQL): add an expiry field, and take over an expired
+      row in one step (`filter(name=key, expires_at__lt=now).delete()` before
+      the create).
+    - A claim and its expiry queued on a pipeline: set the lifetime in the
+      claim and drop the expiry by hand (one command fewer moves the answers
+      `execute()` returns).
     """
 
     code = "LL005"

@@ -165,7 +165,9 @@ class SwallowedLostRelease(Rule):
                     try:
                         lock.release()
                     except:
-                        logging.getLogger(__name__).warning("lease lost before release", exc_info=True)
+                        logging.getLogger(__name__).warning(
+                            "lease lost before release", exc_info=True
+                        )
         """,
             applicability=Applicability.SAFE,
         ),

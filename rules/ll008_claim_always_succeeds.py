@@ -50,6 +50,11 @@ class ClaimAlwaysSucceeds(Rule):
     pymemcache: the fix passes `noreply=False`, so `add` waits for the
     server's answer (**safe**). Otherwise there is no automatic fix: what to
     do when the lease is held (skip, retry, wait) is the program's decision.
+
+    ## Without an automatic fix
+    - An upsert whose filter names only the key: ask for a free or expired
+      holder in the filter too (`{"_id": key, "expires": {"$lt": now}}`),
+      whose duplicate key then says "held".
     """
 
     code = "LL008"
@@ -156,8 +161,7 @@ class ClaimAlwaysSucceeds(Rule):
                     yield self.at_event(
                         claim,
                         f"The upsert claiming `{key_text(claim)}` never fails: its filter names only the key, so "
-                        "it writes over whoever holds it; ask for a free or expired holder in the filter too "
-                        '(`{"_id": key, "expires": {"$lt": now}}`), whose duplicate key then says "held"',
+                        "it writes over whoever holds it",
                     )
                 elif untested and not answered_by_raising:
                     yield self.at_event(

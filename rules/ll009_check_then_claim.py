@@ -57,6 +57,12 @@ class CheckThenClaim(Rule):
     took a stored `""` or `0` as free. There is no fix when code runs in the
     branch before the write, or the write passes other options (`xx`,
     `keepttl`).
+
+    ## Without an automatic fix
+    - A branch that runs code before the write: move the write first, then
+      claim with the conditional create.
+    - A claim that waits in a loop until the key is gone: loop on the
+      conditional create instead.
     """
 
     code = "LL009"

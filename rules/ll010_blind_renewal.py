@@ -68,7 +68,26 @@ class BlindRenewal(Rule):
     no fix when the claim stores no fresh token (LL002, LL003: fix those
     first), when the renewal passes `nx`/`xx`/`gt`/`lt`, and for Django's
     cache and memcached, which cannot compare and extend in one step (the
-    message says what to do instead).
+    message says why, and "Without an automatic fix" below what to do).
+
+    ## Without an automatic fix
+
+    A renewal extends whoever holds the key; what to do instead:
+
+    - A cache API with no compare-and-touch: read the stored token first and
+      stop the job when it is not this holder's (a short window stays), or
+      move the lease to a store that can compare and extend in one step.
+    - memcached: renew with `gets`, compare the token, then `cas(key, token,
+      cas_id, expire=ttl)`, which stores nothing when another worker wrote the
+      key since.
+    - DynamoDB: add the holder's token to the renewal's `ConditionExpression`.
+    - python-etcd: renew with `test_and_set(key, token, token, ttl)`, which
+      raises `EtcdCompareFailed` when another worker's value is stored.
+    - A renewal that cannot see the token this holder stored (a name it sees,
+      or an attribute set only once a claim succeeded): pass it in and extend
+      with a token check.
+    - A renewal that writes the key again, or is queued on a pipeline: extend
+      each lease with a token check in one server step.
     """
 
     code = "LL010"
@@ -176,7 +195,9 @@ class BlindRenewal(Rule):
                 def beat():
                     while not done.wait(10):
                         if not r.eval(LEASE_EXPIRE_SCRIPT, 1, key, token, 30):
-                            logging.getLogger(__name__).warning("lease %s expired before renewal; another worker may hold it", key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before renewal; another worker may hold it", key
+                            )
 
                 threading.Thread(target=beat, daemon=True).start()
                 try:
@@ -263,7 +284,7 @@ class BlindRenewal(Rule):
             for renewal in lease.renewals:
                 message = (
                     f"`{renewal.method}` renews lease `{key_text(renewal)}` without checking the holder: "
-                    "after its deadline it extends another worker's claim, and this holder never learns it lost the lease"
+                    "after its deadline it extends another worker's claim"
                 )
                 try:
                     fix = context.fixer.checked_renewal(lease, renewal)

@@ -6,10 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import leaselint
 from leaselint import __version__
 from leaselint.cli import main
 from leaselint.rules import RULES_BY_CODE
@@ -61,8 +63,10 @@ LEASE_RELEASE_SCRIPT = (
 '''
 
 WARNING_LINE = (
-    "                logging.getLogger(__name__).warning("
-    '"lease %s expired before release; another worker may hold it", f"lock:{job}")'
+    "                logging.getLogger(__name__).warning(\n"
+    '                    "lease %s expired before release; another worker may hold it",\n'
+    '                    f"lock:{job}",\n'
+    "                )"
 )
 RELEASE_FIX = (
     '            if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):\n' + WARNING_LINE + "\n"
@@ -259,6 +263,8 @@ def test_json_format(cwd):
     assert {"code", "message", "filename", "location", "end_location", "fix"} <= set(item)
     assert item["code"] == "LL001"
     assert item["message"] == MESSAGE
+    # The rule's section of the rules' page the package carries.
+    assert item["url"] == (Path(leaselint.__file__).parent / "docs" / "rules.md").as_uri() + "#ll001"
     assert os.path.samefile(item["filename"], cwd / "a.py")
     assert os.path.isabs(item["filename"])
     assert item["location"] == {"row": 12, "column": 13}
@@ -319,15 +325,14 @@ SAFE_DIFF = (
  
  r = redis.Redis()
  
-@@ -9,4 +16,5 @@
+@@ -9,4 +16,8 @@
          try:
              work(job)
          finally:
 -            r.delete(f"lock:{job}")
 +            if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
-+'''
-    + WARNING_LINE
-    + "\n"
+'''
+    + "".join(f"+{line}\n" for line in WARNING_LINE.splitlines())
 )
 
 
@@ -379,7 +384,7 @@ def test_fix_writes_safe_fix_and_is_idempotent(cwd):
     assert lines[2] == "import redis"
     assert lines[4] == "LEASE_RELEASE_SCRIPT = ("
     assert lines[18] == '            if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):'
-    assert lines[19] == WARNING_LINE
+    assert "\n".join(lines[19:23]) == WARNING_LINE
     assert sorted(os.listdir(cwd)) == [".leaselint_cache", "a.py"]  # no temporary file left behind
 
     again = run_cli("--fix", "a.py")

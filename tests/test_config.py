@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pickle
 import subprocess
+import types
 
 import pytest
 from click.testing import CliRunner
@@ -138,6 +139,74 @@ def test_release_from_file_and_cli(cwd):
     assert '+            if not r.execute_command("DELEX", f"lock:{job}", "IFEQ", token):' in cli
 
 
+def _warning_lines(result) -> list[str]:
+    """The added lines of the warning call in a --diff of SAFE, without the `+`."""
+    added = [line[1:] for line in result.stdout.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    start = next(i for i, line in enumerate(added) if ".warning(" in line)
+    end = next(i for i in range(start, len(added)) if added[i].rstrip().endswith(")"))
+    return added[start : end + 1]
+
+
+ONE_LINE = [
+    '                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")'
+]
+HUGGED = [
+    "                logging.getLogger(__name__).warning(",
+    '                    "lease %s expired before release; another worker may hold it", f"lock:{job}"',
+    "                )",
+]
+SPREAD = [
+    "                logging.getLogger(__name__).warning(",
+    '                    "lease %s expired before release; another worker may hold it",',
+    '                    f"lock:{job}",',
+    "                )",
+]
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("", SPREAD),
+        ("[tool.leaselint]\nline-length = 140\n", ONE_LINE),
+        ("[tool.leaselint]\n\n[tool.ruff]\nline-length = 100\n", HUGGED),
+        ("[tool.leaselint]\n\n[tool.black]\nline-length = 140\n", ONE_LINE),
+        # Ruff's before Black's, leaselint's before both.
+        ("[tool.leaselint]\n\n[tool.ruff]\nline-length = 100\n\n[tool.black]\nline-length = 140\n", HUGGED),
+        ("[tool.leaselint]\nline-length = 88\n\n[tool.ruff]\nline-length = 140\n", SPREAD),
+        # No [tool.leaselint] section: Ruff's setting still counts.
+        ("[tool.ruff]\nline-length = 140\n", ONE_LINE),
+    ],
+)
+def test_line_length_of_inserted_warnings(cwd, toml, expected):
+    write(cwd / "a.py", SAFE)
+    if toml:
+        write(cwd / "pyproject.toml", toml)
+    assert _warning_lines(run_cli("--diff", "a.py")) == expected
+
+
+def test_line_length_from_the_command_line_and_a_split_message(cwd):
+    write(cwd / "a.py", SAFE)
+    write(cwd / "pyproject.toml", "[tool.ruff]\nline-length = 140\n")
+    assert _warning_lines(run_cli("--diff", "--line-length", "100", "a.py")) == HUGGED
+    assert _warning_lines(run_cli("--diff", "--isolated", "a.py")) == SPREAD
+    # Too narrow for the message: adjacent strings, each line within 60 characters, the same text.
+    lines = _warning_lines(run_cli("--diff", "--line-length", "60", "a.py"))
+    assert max(len(line) for line in lines) <= 60
+    logger = types.SimpleNamespace(warning=lambda *args: args)
+    logging = types.SimpleNamespace(getLogger=lambda name: logger)
+    assert eval("\n".join(lines).strip(), {"logging": logging, "job": "j"}) == (
+        "lease %s expired before release; another worker may hold it",
+        "lock:j",
+    )
+
+
+def test_line_length_in_the_server_settings(tmp_path):
+    from leaselint.server import Checker
+
+    write(tmp_path / "pyproject.toml", "[tool.black]\nline-length = 120\n")
+    assert Checker().settings(str(tmp_path / "pkg" / "a.py")).line_length == 120
+
+
 def test_per_file_ignores(cwd):
     write(cwd / "tests" / "test_a.py", SAFE)
     write(cwd / "src" / "a.py", SAFE)
@@ -267,6 +336,8 @@ def test_unknown_rule_code_in_per_file_ignores(cwd):
         ('release = "redis"', 'release: expected one of "lua", "delifeq", "delex", got \'redis\' (a string)'),
         ('per-file-ignores = ["x"]', "per-file-ignores: expected a table of glob = [rule codes], got ['x'] (a list)"),
         ('per-file-ignores = { "x" = "LL001" }', "per-file-ignores 'x': expected a list of rule codes"),
+        ("line-length = 0", "line-length: expected an integer from 1 to 320, got 0 (an integer)"),
+        ('line-length = "88"', "line-length: expected an integer from 1 to 320, got '88' (a string)"),
     ],
 )
 def test_wrong_types(cwd, body, expected):

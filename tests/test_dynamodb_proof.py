@@ -100,7 +100,9 @@ CLIENT_FIXED_RELEASE = textwrap.indent(
         try:
             dynamodb.delete_item(TableName="locks", Key={"pk": {"S": job}}, ConditionExpression="#owner = :token", ExpressionAttributeNames={"#owner": "owner"}, ExpressionAttributeValues={":token": {"S": token}})
         except dynamodb.exceptions.ConditionalCheckFailedException:
-            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+            logging.getLogger(__name__).warning(
+                "lease %s expired before release; another worker may hold it", job
+            )
         '''
     ),
     " " * 4,
@@ -111,7 +113,9 @@ TABLE_FIXED_RELEASE = textwrap.indent(
         try:
             table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
         except table.meta.client.exceptions.ConditionalCheckFailedException:
-            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+            logging.getLogger(__name__).warning(
+                "lease %s expired before release; another worker may hold it", job
+            )
         '''
     ),
     " " * 4,

@@ -104,7 +104,9 @@ PUT_IF_NOT_EXISTS_JOB = textwrap.dedent(
 FIXED_RELEASE = (
     "if not etcd.transaction(compare=[etcd.transactions.value(key) == token], "
     "success=[etcd.transactions.delete(key)], failure=[])[0]:\n"
-    '            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)\n'
+    "            logging.getLogger(__name__).warning(\n"
+    '                "lease %s expired before release; another worker may hold it", key\n'
+    "            )\n"
 )
 
 

@@ -46,7 +46,10 @@ ONE_TOKEN_ONE_RELEASE = textwrap.dedent(
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"lock:{job}",
+                    )
     """
 )
 

@@ -528,7 +528,9 @@ def test_a_claim_on_the_first_line_gets_its_imports_before_its_token_whatever_th
         "token = secrets.token_hex(16)\n"
         'if r.set("lock", token, nx=(True)):\n'
         '    if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock", token):\n'
-        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock")\n'
+        '        logging.getLogger(__name__).warning(\n'
+        '            "lease %s expired before release; another worker may hold it", "lock"\n'
+        '        )\n'
     )
 
 
@@ -568,7 +570,9 @@ def test_a_token_line_for_a_claim_in_a_decorated_class_header_goes_above_the_dec
         "    class Job(ok=r.set(\"k\", token, nx=True, px=30000)):\n"
         "        pass\n"
         "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
-        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
+        '        logging.getLogger(__name__).warning(\n'
+        '            "lease %s expired before release; another worker may hold it", "k"\n'
+        '        )\n'
     )
 
 
@@ -612,7 +616,9 @@ def test_a_claim_in_a_nested_def_header_gets_its_token_in_the_outer_function():
         "    def inner(done=r.set(\"k\", token, nx=True, px=30000)):\n"
         "        pass\n"
         "    if not r.eval(LEASE_RELEASE_SCRIPT, 1, \"k\", token):\n"
-        '        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "k")\n'
+        '        logging.getLogger(__name__).warning(\n'
+        '            "lease %s expired before release; another worker may hold it", "k"\n'
+        '        )\n'
     )
 
 

@@ -68,7 +68,9 @@ FIXED_RELEASE = textwrap.indent(
         '''\
         stored, cas_id = mc.gets(key)
         if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.cas(key, b"", cas_id, expire=-1, noreply=False):
-            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+            logging.getLogger(__name__).warning(
+                "lease %s expired before release; another worker may hold it", key
+            )
         '''
     ),
     " " * 8,

@@ -50,6 +50,7 @@ def test_wheel_maps_rules_into_the_package(wheel):
     assert {top for top in tops if not top.endswith(".dist-info")} == {"leaselint"}
     assert "leaselint/rules/ll001_blind_release.py" in names
     assert "leaselint/rules/__init__.py" in names
+    assert "leaselint/docs/rules.md" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "leaselint = leaselint.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 

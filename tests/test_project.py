@@ -232,8 +232,10 @@ def test_the_answer_of_the_projects_checked_release_thrown_away_is_ll006_and_the
     assert jobs.fixed_text == DISCARDING_CALLER.replace("import secrets\n", "import logging\nimport secrets\n").replace(
         "            release_lock(conn, job, token)\n",
         "            if not release_lock(conn, job, token):\n"
-        "                logging.getLogger(__name__).warning("
-        '"lease %s expired before release; another worker may hold it", f"lock:{job}")\n',
+        "                logging.getLogger(__name__).warning(\n"
+        '                    "lease %s expired before release; another worker may hold it",\n'
+        '                    f"lock:{job}",\n'
+        "                )\n",
     )
     unfixed = findings(tmp_path, paths)
     assert codes(unfixed) == {"app/jobs.py": [("LL006", 12, 13)]}

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from leaselint.cli import main
 from leaselint.diagnostics import Applicability, Diagnostic, Edit, FileResult, Fix, Position
-from leaselint.report import REPORTERS, github, gitlab, statistics
+from leaselint.report import REPORTERS, github, gitlab, rule_docs, sarif, statistics
 from leaselint.report.rule_docs import documentation, explain, links, summary
 from leaselint.rules import ALL_RULES, RULES_BY_CODE
 
@@ -80,8 +80,9 @@ def test_sarif_from_the_cli_validates_and_carries_rules_results_fixes(cwd):
     ll001 = rules[[r["id"] for r in rules].index("LL001")]
     assert ll001["name"] == "blind-release"
     assert "## Why is this bad?" in ll001["help"]["markdown"]
-    assert ll001["helpUri"].startswith("https://")
-    assert ll001["shortDescription"]["text"].startswith("Reports a lease released")
+    assert ll001["helpUri"].endswith("/leaselint/docs/rules.md#ll001")
+    assert ll001["shortDescription"]["text"] == "Reports a lease released by an operation that does not check who holds it."
+    assert ll001["properties"]["references"][0].startswith("https://redis.io/")
 
     by_rule = {r["ruleId"]: r for r in run["results"]}
     assert set(by_rule) == {"LL000", "LL001"}
@@ -98,6 +99,29 @@ def test_sarif_from_the_cli_validates_and_carries_rules_results_fixes(cwd):
     assert replacements[0]["deletedRegion"] == {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1}
     assert "fixes" not in by_rule["LL000"]
     assert run["invocations"][0]["executionSuccessful"] is True
+
+
+def test_each_rule_has_its_own_help_page_and_a_short_description():
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    descriptors = [sarif.rule_descriptor(rule) for rule in ALL_RULES]
+    uris = [d["helpUri"] for d in descriptors]
+    assert len(set(uris)) == len(uris)
+    page = rule_docs.PAGE.read_text(encoding="utf-8")
+    for rule, descriptor in zip(ALL_RULES, descriptors):
+        where = urlsplit(descriptor["helpUri"])
+        # An absolute address of the page the package carries, at the rule's own anchor.
+        assert where.scheme == "file" and where.fragment == rule.code.lower()
+        assert Path(url2pathname(where.path)) == rule_docs.PAGE
+        assert f'<a id="{where.fragment}"></a>\n\n## {rule.code} {rule.name}\n' in page
+        short = descriptor["shortDescription"]["text"]
+        assert len(short) <= 120 and short.endswith(".") and short.count(". ") == 0, short
+
+
+def test_rules_page_is_made_from_the_rule_docs():
+    """leaselint/docs/rules.md is what `python -m leaselint.report.rule_docs` writes today."""
+    assert rule_docs.PAGE.read_text(encoding="utf-8") == rule_docs.rules_page(ALL_RULES)
 
 
 def test_sarif_of_a_clean_run_validates(cwd):

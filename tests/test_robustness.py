@@ -129,14 +129,20 @@ def test_keys_python_cannot_evaluate_pair_by_their_code(claimed, released, expec
 
 
 def test_binary_data(tree):
-    check_reported(tree, "blob.py", bytes(range(256)) * 16, "cannot decode: ")
+    check_reported(
+        tree, "blob.py", bytes(range(256)) * 16,
+        "cannot decode as utf-8, the default without a coding cookie: invalid start byte at line 2, column 118 (0x80)",
+    )
 
 
 # ------------------------------------------------------------------------------ encodings
 
 
 def test_non_utf8_without_cookie(tree):
-    check_reported(tree, "latin.py", b'x = "caf\xe9"\n', "cannot decode: invalid or missing encoding declaration")
+    check_reported(
+        tree, "latin.py", b'x = "caf\xe9"\n',
+        "cannot decode as utf-8, the default without a coding cookie: invalid continuation byte at line 1, column 9 (0xe9)",
+    )
 
 
 def test_non_utf8_with_cookie_is_linted(tree):
@@ -147,14 +153,16 @@ def test_non_utf8_with_cookie_is_linted(tree):
 @pytest.mark.parametrize(
     ("data", "reason"),
     [
-        pytest.param(b'# -*- coding: utf-8 -*-\nx = "caf\xe9"\n', "cannot decode: cannot decode as utf-8", id="utf8-cookie-latin1-bytes"),
-        pytest.param(b"# -*- coding: klingon -*-\nx = 1\n", "cannot decode: unknown encoding: klingon", id="unknown"),
-        pytest.param(b"# coding: utf-16\nx = 1\n", "cannot decode: the coding cookie names utf-16", id="not-ascii-compatible"),
-        pytest.param(b"\xef\xbb\xbf# coding: latin-1\nx = 1\n", "cannot decode: encoding problem", id="bom-and-other-cookie"),
+        pytest.param(b'# -*- coding: utf-8 -*-\nx = "caf\xe9"\n', "cannot decode as utf-8: invalid continuation byte at line 2, column 9 (0xe9)", id="utf8-cookie-latin1-bytes"),
+        pytest.param(b"# -*- coding: klingon -*-\nx = 1\n", "cannot decode: the coding cookie names an unknown encoding, klingon", id="unknown"),
+        pytest.param(b"# coding: utf-16\nx = 1\n", "cannot decode: the coding cookie names utf-16, which is not ASCII-compatible", id="not-ascii-compatible"),
+        pytest.param(b"\xef\xbb\xbf# coding: latin-1\nx = 1\n", "cannot decode: the file starts with a UTF-8 BOM, but its coding cookie names latin-1", id="bom-and-other-cookie"),
     ],
 )
 def test_wrong_coding_cookie(tree, data, reason):
-    check_reported(tree, "enc.py", data, reason)
+    proc = check_reported(tree, "enc.py", data, reason)
+    # What failed is said once.
+    assert lines(proc)[0].count("cannot decode") == 1
 
 
 def test_utf8_bom_is_linted(tree):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
 
 from leaselint.diagnostics import Applicability
-from leaselint.rules import ALL_RULES
+from leaselint.report.rule_docs import documentation
+from leaselint.rules import ALL_RULES, RULES_BY_CODE
 from leaselint.runner import lint_text
 from leaselint.settings import Settings
 from leaselint.source import SourceText
@@ -75,6 +77,52 @@ def test_invalid_case(rule, case):
     assert again.fixed_text is None
 
 
+def test_inserted_warning_lines_fit_the_default_line_length():
+    """The warning calls fixes insert are wrapped to 88 characters; only a line that opens the call
+    after code already too long for it stays longer."""
+    long = []
+    for rule in ALL_RULES:
+        for name, case in cases.numbered(rule, "INVALID"):
+            if case.fixed is None:
+                continue
+            before = set(textwrap.dedent(case.code).splitlines())
+            result = _lint(rule, case.code, fix=True, unsafe_fixes=True)
+            assert result.internal_errors == [] and result.fixed_text is not None
+            for line in result.fixed_text.splitlines():
+                inserted = line not in before and ("lease %s" in line or "lease lost" in line or ".warning(" in line)
+                if inserted and len(line) > 88 and not line.endswith(".warning("):
+                    long.append(f"{rule.code} {name}: {line.strip()}")
+    assert long == []
+
+
+NO_FIX = " (no automatic fix: "
+
+
+def test_messages_are_one_sentence_with_the_advice_in_the_docs():
+    """A message says what is wrong and why in one sentence; a missing fix adds its reason as one
+    clause. What to do instead is in the rule's documentation ("Without an automatic fix")."""
+    long = []
+    for rule in ALL_RULES:
+        if rule.code == "LL000":
+            continue  # Python's own words for a syntax error
+        for name, case in cases.numbered(rule, "INVALID"):
+            for d in _lint(rule, case.code).diagnostics:
+                head, _, reason = d.message.partition(NO_FIX)
+                bare = re.sub(r"`[^`]*`", "`x`", reason)
+                if len(d.message) > 300 or len(reason) > 120 or ": " in bare or "; " in bare or ". " in d.message:
+                    long.append(f"{rule.code} {name}: {d.message}")
+    assert long == []
+
+
+def test_the_advice_left_out_of_messages_is_in_the_docs():
+    for rule in ALL_RULES:
+        if rule.code in ("LL001", "LL002", "LL003", "LL004", "LL005", "LL008", "LL009", "LL010"):
+            assert "## Without an automatic fix" in documentation(rule), rule.code
+    release, renewal = (" ".join(documentation(RULES_BY_CODE[code]).split()) for code in ("LL001", "LL010"))
+    assert "With django-redis, `cache.lock(key, timeout=...)` releases with a token check" in release
+    assert "compare-and-touch: read the stored token first" in renewal
+
+
 def test_safe_fix_alone_matches_unsafe_run_when_safe():
     """A safe case's fixed text is written by plain --fix too."""
     for rule in ALL_RULES:
@@ -131,4 +179,4 @@ def test_the_django_redis_lock_is_named_only_where_django_is_imported(imports, h
     result = lint_text(SourceText(code), "case.py", Settings(select=frozenset({"LL001"})))
     (finding,) = result.diagnostics
     assert "the cache API has no compare-and-delete" in finding.message
-    assert ("with django-redis, `cache.lock(key, timeout=...)` releases with a token check" in finding.message) is hint
+    assert ("django-redis's `cache.lock()` has one" in finding.message) is hint

@@ -220,7 +220,7 @@ class ClaimsMixin:
             if self.spread(call, site.scope) is not call:
                 common["no_fix"] = SPREAD
             elif spec.form == "mongo" and self._bound_document(call, site.scope) is not call:
-                common["no_fix"] = "the document is a dict bound to a name first: change it by hand"
+                common["no_fix"] = "the document is a dict bound to a name first"
         else:
             key = get_arg(call, spec.key)
             member = get_arg(call, spec.field) if spec.field is not None else None
@@ -270,8 +270,7 @@ class ClaimsMixin:
                     in_pipeline=in_pipeline,
                     caught=site.caught,
                     decides=site.scope.is_test and self._decides(site.call, site.scope, result_name),
-                    no_fix="the claim writes several keys at once (`msetnx`): claim each with `set(key, token, nx=True, "
-                    "px=...)`, or all in one Lua script that sets their lifetimes too",
+                    no_fix="the claim writes several keys at once (`msetnx`)",
                 )
             )
         return found
@@ -303,7 +302,7 @@ class ClaimsMixin:
                 value = values[2]
         if not index:
             # The script stores a literal of its own: the script is where the value is made.
-            no_fix = "the script stores a value written in it: pass a fresh token as an argument (ARGV) instead"
+            no_fix = "the script stores a value written in it, not one passed as an argument"
         if key is None:
             return None
         common, in_pipeline = self._common(site, store, key, client=client, client_scope=client_scope)
@@ -538,8 +537,7 @@ class ClaimsMixin:
             value=write.value,
             has_lifetime=has_lifetime,
             in_pipeline=True,
-            no_fix="the claim is a WATCH/MULTI transaction: store a fresh token in it and release with a "
-            "token-checked compare-and-delete",
+            no_fix="the claim is a WATCH/MULTI transaction",
         )
 
     def _read_claims(self) -> None:

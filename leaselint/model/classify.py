@@ -246,7 +246,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
             if document is None or document.checked or document.key is None:
                 return
             common, in_pipeline = self._common(site, store, document.key, document, document.key_field)
-            common["no_fix"] = "DynamoDB: add the holder's token to the renewal's ConditionExpression by hand"
+            common["no_fix"] = "no token-checked renewal is written for DynamoDB"
             self.expiries.append(Expire(**common, ttl=None, unit="", usage=site.usage, in_pipeline=in_pipeline))
             return
 

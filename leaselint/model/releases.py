@@ -37,7 +37,7 @@ from leaselint.model.values import _is_property
 from leaselint.model.walk import CallSite, does_nothing, script_object_call
 
 
-NAMED_FILTER = "the filter is a dict bound to a name first: add the owner's token to it by hand"
+NAMED_FILTER = "the filter is a dict bound to a name first"
 
 
 def _handler_names(handler: cst.ExceptHandler) -> list[str]:

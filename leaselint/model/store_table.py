@@ -34,8 +34,7 @@ REDIS = Store(
             key=_KEY,
             value=_VALUE,
             by_old_value=True,
-            no_fix="the claim is a `getset`, which answers the old value and overwrites the holder's: claim with "
-            "`set(key, token, nx=True, px=...)` instead",
+            no_fix="the claim is a `getset`, which answers the old value and overwrites the holder's",
             no_lifetime="`getset` takes no lifetime, and an `expire` after it leaves a window in which a crash keeps "
             "the key forever: claim with `set(key, token, nx=True, px=...)`",
         ),
@@ -54,9 +53,8 @@ REDIS = Store(
             key=_KEY,
             value=Arg(2, "value"),
             field=Arg(1, "key"),
-            no_lifetime="a hash field takes no lifetime in `hsetnx`, and an expiry of the whole hash ends (and "
-            "extends) every field's claim at once: keep each lease in a key of its own "
-            "(`set(key, token, nx=True, px=...)`), or give the field its own with `hpexpire` (Redis 7.4+)",
+            no_lifetime="a hash field takes no lifetime in `hsetnx`, and an expiry of the whole hash ends every "
+            "field's claim at once",
         ),
         # coredis: `set(key, value, condition=PureToken.NX, px=...)`.
         ClaimSpec(
@@ -66,8 +64,7 @@ REDIS = Store(
             flag=Arg(None, "condition"),
             flag_value="NX",
             lifetime=(Arg(None, "ex"), Arg(None, "px"), Arg(None, "exat"), Arg(None, "pxat")),
-            no_fix="the claim is coredis's (`condition=PureToken.NX`), whose client takes other arguments than the "
-            "fix would write (`eval(script, keys=[...], args=[...])`, `delete([key])`)",
+            no_fix="the claim is coredis's (`condition=PureToken.NX`), whose client takes other arguments",
         ),
         ClaimSpec(
             "execute_command",
@@ -162,8 +159,7 @@ REDIS = Store(
     lifetime_reads=("ttl", "pttl"),
     other_api=(
         ("create_redis_pool", "create_redis", "create_connection", "create_pool"),
-        "the client comes from aioredis 1.x (`{maker}`), whose `set` and `eval` take other arguments than the "
-        "fix would write (`set(key, value, expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...], args=[...])`)",
+        "the client comes from aioredis 1.x (`{maker}`), whose `set` and `eval` take other arguments",
     ),
 )
 
@@ -204,17 +200,11 @@ AIOREDIS1 = Store(
     claim_words=(b"SET_IF_NOT_EXIST",),
 )
 
-_NO_COMPARE_AND_DELETE = (
-    "the cache API has no compare-and-delete: store a fresh token and check it right before the delete, "
-    "keep the lifetime short and renew it while the holder is healthy, and guard the job's durable effects"
-)
+# What to do instead is in the rules' documentation ("Without an automatic fix" of LL001 and LL010).
+_NO_COMPARE_AND_DELETE = "the cache API has no compare-and-delete"
 
 
-_NO_COMPARE_AND_TOUCH = (
-    "the cache API has no compare-and-touch: the renewal extends whoever holds the key; read the stored "
-    "token first and stop the job when it is not this holder's (a short window stays), or move the lease "
-    "to a store that can compare and extend in one step"
-)
+_NO_COMPARE_AND_TOUCH = "the cache API has no compare-and-touch"
 
 
 # Django's cache API (any backend): `add` is a conditional create, `delete` is blind, and the API
@@ -255,7 +245,7 @@ DJANGO_CACHE = Store(
     lock_class_claims=True,
     no_checked_release=_NO_COMPARE_AND_DELETE,
     no_checked_extend=_NO_COMPARE_AND_TOUCH,
-    checked_release_hint=("django", "with django-redis, `cache.lock(key, timeout=...)` releases with a token check"),
+    checked_release_hint=("django", "django-redis's `cache.lock()` has one"),
     claim_words=(b".add(",),
 )
 
@@ -285,10 +275,7 @@ FLASK_CACHE = Store(
     claim_words=(b".add(",),
 )
 
-_NO_MEMCACHED_EXTEND = (
-    "memcached has no compare-and-touch in one command: renew with `gets`, compare the token, then "
-    "`cas(key, token, cas_id, expire=ttl)`, which stores nothing when another worker wrote the key since"
-)
+_NO_MEMCACHED_EXTEND = "memcached has no compare-and-touch in one command"
 
 # memcached clients: `add` claims; the checked release is compare-and-expire: `gets` gives the value and
 # its CAS id, and `cas(key, b"", cas_id, expire=-1)` expires the item only if nobody wrote it since.
@@ -379,11 +366,7 @@ PYLIBMC = Store(
     expiries=(ExpireSpec("touch", key=Arg(0), ttl=Arg(1), unit="time"),),
     no_checked_extend=_NO_MEMCACHED_EXTEND,
     recognised_only=True,
-    no_checked_release=(
-        "pylibmc has no compare-and-delete: with the client's `behaviors={\"cas\": True}`, `gets` the key, "
-        "compare the token, then `cas(key, b\"\", cas_id, time=2592001)` (a time in the past: the item goes "
-        "at once; `time=-1` becomes a far future), catching `pylibmc.NotFound` for a key already gone"
-    ),
+    no_checked_release="pylibmc has no compare-and-delete call",
     claim_words=(b".add(",),
 )
 
@@ -405,8 +388,7 @@ BMEMCACHED = Store(
         ("expire", "{receiver}.delete({key}, cas={cas})"),
     ),
     # `bmemcached.Client([a, b])` replicates: a CAS id of one server does not hold on the others.
-    single_server="the client may replicate to several servers, where one server's CAS id does not hold "
-    "on the others: give it one server, or release with a token check per server",
+    single_server="the client may replicate to several servers, where one server's CAS id does not hold on the others",
     claim_words=(b".add(",),
 )
 
@@ -451,8 +433,7 @@ DYNAMODB = Store(
     release_form="dynamo",
     lost_errors=("ConditionalCheckFailedException", "ConditionFailedException", "ConditionalCheckFailed"),
     no_lifetime=(
-        "its condition ignores an expiry attribute: DynamoDB's TTL deletes expired items lazily, up to days "
-        "later, so an expired claim must be taken over by the condition (`OR expires_at < :now`)"
+        "its condition ignores an expiry attribute, and DynamoDB's TTL deletes expired items only days later"
     ),
     # A claim is a put_item whose condition requires the key absent.
     claim_patterns=((b"put_item", rb"not_exists"), (b"update_item", rb"not_exists")),
@@ -541,15 +522,14 @@ ETCD2 = Store(
     reads=(ReadSpec("get", key=Arg(0, "key")), ReadSpec("read", key=Arg(0, "key"))),
     expiries=(ExpireSpec("refresh", key=Arg(0, "key"), ttl=Arg(1, "ttl"), unit="ttl"),),
     no_checked_extend=(
-        "python-etcd's refresh() checks no holder: renew with `test_and_set(key, token, token, ttl)`, which "
-        "raises EtcdCompareFailed when another worker's value is stored"
+        "python-etcd's refresh() checks no holder"
     ),
     recognised_only=True,
     release_form="checked_keyword",
     lost_errors=("EtcdCompareFailed",),
     release_options=(("keyword", "prevValue"), ("error", "etcd.EtcdCompareFailed")),
-    missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, and a release by an object "
-    "that holds no token would stop raising it: keep the token the claim stored and pass it as `prevValue=` by hand",
+    missing_raises="the release raises EtcdKeyNotFound when nothing holds the key, which a release "
+    "skipped for want of a token would stop",
     duplicate_errors=("EtcdAlreadyExist",),
     lock_named_words=((b"etcd", b"prevExist"),),
 )
@@ -625,10 +605,7 @@ DJANGO_ORM = Store(
     records=True,
     duplicate_errors=("IntegrityError",),
     release_form="orm",
-    no_lifetime=(
-        "the row has no expiry field: add one, and take over an expired row in one step "
-        "(`filter(name=key, expires_at__lt=now).delete()` before the create)"
-    ),
+    no_lifetime="the row has no expiry field",
 )
 
 # etcd3-py (`etcd3.Client`, beside python-etcd3's `etcd3.client`): a transaction builder,
@@ -660,10 +637,7 @@ ETCD3PY = Store(
 
 # valkey-glide (`glide`, asyncio; `glide_sync` alike): `set(k, v, conditional_set=ConditionalChange.
 # ONLY_IF_DOES_NOT_EXIST, expiry=ExpirySet(...))` claims; `delete([k])` takes a list and is blind.
-_GLIDE_NO_FIX = (
-    "valkey-glide has no compare-and-delete call: run a Lua compare-and-delete as a `Script` with "
-    "`invoke_script(script, keys=[key], args=[token])`"
-)
+_GLIDE_NO_FIX = "valkey-glide has no compare-and-delete call"
 GLIDE = Store(
     name="valkey-glide",
     modules=("glide", "glide_sync"),
@@ -691,7 +665,7 @@ GLIDE = Store(
 # INTO locks (name, owner, expires_at) VALUES (%s, %s, %s)", (...))` claims; `DELETE FROM locks WHERE
 # name = %s` is blind, with the owner column in the WHERE checked; the cursor's rowcount answers.
 SQL_NO_FIX = (
-    "SQL: put the holder's token column in the DELETE's WHERE and test the cursor's rowcount, by hand"
+    "the SQL statements are written by hand"
 )
 _SQL_INTO = rb"(?i:insert)\s+(?:(?i:ignore|or\s+ignore)\s+)?(?i:into)\s+"
 # A table named for locks, or an insert naming a holder's column.
@@ -711,7 +685,7 @@ SQL = Store(
     records=True,
     duplicate_errors=("IntegrityError", "UniqueViolation", "UniqueViolationError"),
     release_form="sql",
-    no_lifetime="the row has no expiry column: add one, and take over expired rows in one step",
+    no_lifetime="the row has no expiry column",
     no_checked_release=SQL_NO_FIX,
     claim_patterns=(
         (b"INSERT", _SQL_LOCK_TABLE),

@@ -441,7 +441,8 @@ class Origins:
         inner = self.origin(value, self.resolver.module_scope, key_shape, depth + 1)
         if inner.kind not in (FIXED, GUESSABLE):
             return None
-        reason = f"`{info.name}.{name}`, a setting made once per `{info.name}` (its default is {inner.reason})"
+        default = inner.reason.removesuffix(", the fallback of a setting")
+        reason = f"`{info.name}.{name}`, a setting made once per `{info.name}` (its default is {default})"
         return Origin(FIXED, reason, inner.node or value)
 
     def _returned(

@@ -6,6 +6,7 @@ import os
 from typing import TextIO
 
 from leaselint.diagnostics import FileResult, Position
+from leaselint.report import code_url
 
 def _where(position: Position) -> dict:
     return {"row": position.line, "column": position.column + 1}
@@ -29,7 +30,7 @@ def item(path: str, diagnostic) -> dict:
                 for e in fix.edits
             ],
         },
-        "url": None,
+        "url": code_url(diagnostic.code),
         "noqa_row": diagnostic.start.line,
         **(
             {
@@ -90,7 +91,7 @@ def _item_text(filename: str, diagnostic) -> str:
         f'    "location": {_where_text(diagnostic.start, "    ")},\n'
         f'    "end_location": {_where_text(diagnostic.end, "    ")},\n'
         f'    "fix": {_fix_text(diagnostic.fix)},\n'
-        f'    "url": null,\n'
+        f'    "url": {_string(code_url(diagnostic.code))},\n'
         f'    "noqa_row": {diagnostic.start.line}{_related_text(diagnostic.related)}\n  }}'
     )
 

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from leaselint import __version__
 from leaselint.diagnostics import Diagnostic, FileResult, Position
-from leaselint.report.rule_docs import documentation, links, section, summary
+from leaselint.report.rule_docs import documentation, links, section, short_description, url
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -31,15 +31,16 @@ def rule_descriptor(rule) -> dict:
     descriptor = {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": summary(rule)},
+        "shortDescription": {"text": short_description(rule)},
         "fullDescription": {"text": section(rule, "What it does")},
         "help": {"text": documentation(rule), "markdown": documentation(rule)},
+        "helpUri": url(rule),
         "defaultConfiguration": {"level": "error"},
         "properties": {"fix_availability": rule.fix_availability},
     }
-    urls = links(rule)
-    if urls:
-        descriptor["helpUri"] = urls[0]
+    references = links(rule)
+    if references:
+        descriptor["properties"]["references"] = references
     return descriptor
 
 

@@ -70,7 +70,9 @@ INVALID = [
             r.delete(key)
         else:
             if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", key
+                )
         return True
 """,
     ),

@@ -87,7 +87,9 @@ INVALID = [
     def unlock(lock, token):
         if token is not None:
             if TaskLock.objects.filter(name=lock, owner=token).delete()[0] == 0:
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", lock)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", lock
+                )
 """,
     ),
 ]

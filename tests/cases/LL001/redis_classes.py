@@ -184,7 +184,10 @@ INVALID = [
             def stop(self):
                 if self.holding:
                     if self._lease_token is not None and not self.connection.eval(LEASE_RELEASE_SCRIPT, 1, "sweeper:lock", self._lease_token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "sweeper:lock")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            "sweeper:lock",
+                        )
                     self.holding = False
     """,
         applicability=Applicability.UNSAFE,
@@ -294,7 +297,9 @@ INVALID = [
 
             def release(self):
                 if self._lease_token is not None and not self.redis.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -349,7 +354,10 @@ INVALID = [
 
             def __exit__(self, *exc):
                 if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, "lock:{}".format(self.name), self._lease_token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:{}".format(self.name))
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        "lock:{}".format(self.name),
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -419,7 +427,10 @@ INVALID = [
                     self.db.remove(doc_id)
                 finally:
                     if not self.r.eval(LEASE_RELEASE_SCRIPT, 1, f"deleting:{doc_id}", token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"deleting:{doc_id}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"deleting:{doc_id}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -504,7 +515,10 @@ INVALID = [
             def release(self):
                 if time.time() * 1000 < self.deadline:
                     if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.name, self._lease_token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            self.name,
+                        )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -589,7 +603,9 @@ INVALID = [
 
             def __exit__(self, *exc):
                 if self._lease_token is not None and not r.eval(LEASE_HDEL_SCRIPT, 1, LOCKS, self.field, self._lease_token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", LOCKS)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", LOCKS
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),

@@ -238,7 +238,10 @@ INVALID = [
                     serve(self.me)
                 finally:
                     if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            self.key,
+                        )
                 return True
     """,
         applicability=Applicability.SAFE,
@@ -289,7 +292,9 @@ INVALID = [
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
             return True
     """,
         applicability=Applicability.UNSAFE,
@@ -394,7 +399,10 @@ INVALID = [
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"lock:{job}",
+                    )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -69,7 +69,10 @@ INVALID = [
 
     def release_lock(lockname, token):
         if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{lockname}", token):
-            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{lockname}")
+            logging.getLogger(__name__).warning(
+                "lease %s expired before release; another worker may hold it",
+                f"lock:{lockname}",
+            )
 """,
     ),
 ]

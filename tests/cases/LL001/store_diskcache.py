@@ -88,7 +88,9 @@ INVALID = [
             finally:
                 with cache.transact():
                     if cache.get(key) != token or not cache.delete(key):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -132,7 +134,9 @@ INVALID = [
             finally:
                 with store.transact():
                     if store.get(key) != token or not store.delete(key):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -185,7 +189,10 @@ INVALID = [
                 finally:
                     with store.transact():
                         if store.get(f"lock:{job}") != token or not store.delete(f"lock:{job}"):
-                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before release; another worker may hold it",
+                                f"lock:{job}",
+                            )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -241,7 +248,10 @@ INVALID = [
                 if self._lease_token is not None:
                     with self.cache.transact(retry=True):
                         if self.cache.get(self.key, retry=True) != self._lease_token or not self.cache.delete(self.key, retry=True):
-                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before release; another worker may hold it",
+                                self.key,
+                            )
     """,
         applicability=Applicability.UNSAFE,
     ),

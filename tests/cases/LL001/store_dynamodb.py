@@ -125,7 +125,9 @@ INVALID = [
             try:
                 dynamodb.delete_item(TableName="locks", Key={"pk": {"S": job}}, ConditionExpression="#owner = :token", ExpressionAttributeNames={"#owner": "owner"}, ExpressionAttributeValues={":token": {"S": token}})
             except dynamodb.exceptions.ConditionalCheckFailedException:
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", job
+                )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -165,7 +167,9 @@ INVALID = [
             try:
                 table.delete_item(Key={"pk": job}, ConditionExpression=Attr("owner").eq(token))
             except table.meta.client.exceptions.ConditionalCheckFailedException:
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", job
+                )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -205,7 +209,9 @@ INVALID = [
             try:
                 table.delete_item(Key={"lock_id": job}, ConditionExpression=Attr("owner").eq(token))
             except table.meta.client.exceptions.ConditionalCheckFailedException:
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", job
+                )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -277,7 +283,9 @@ INVALID = [
                 try:
                     ddb.delete_item(TableName="leases", Key={"pk": {"S": partition}}, ConditionExpression="#owner = :token", ExpressionAttributeNames={"#owner": "lease_owner"}, ExpressionAttributeValues={":token": {"S": owner}})
                 except ddb.exceptions.ConditionalCheckFailedException:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", partition)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", partition
+                    )
             return True
     """,
         applicability=Applicability.SAFE,

@@ -75,6 +75,6 @@ INVALID = [
     """,
         line=21,
         column=19,
-        message_contains='ipt` with `invoke_script(script, keys=[key], args=[token])`)',
+        message_contains='(no automatic fix: valkey-glide has no compare-and-delete call)',
     ),
 ]

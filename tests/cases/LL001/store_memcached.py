@@ -112,7 +112,10 @@ INVALID = [
                 if self._lease_token is not None:
                     stored, cas_id = self.client.gets(self.key)
                     if stored not in (self._lease_token, self._lease_token.encode() if isinstance(self._lease_token, str) else self._lease_token) or not self.client.cas(self.key, b"", cas_id, expire=-1, noreply=False):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            self.key,
+                        )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -152,7 +155,10 @@ INVALID = [
                 finally:
                     stored, cas_id = mc.gets(f"lock:{job}")
                     if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.cas(f"lock:{job}", b"", cas_id, expire=-1, noreply=False):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"lock:{job}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -187,7 +193,10 @@ INVALID = [
                 finally:
                     stored = mc.gets(f"lock:{job}")
                     if stored != token or not mc.cas(f"lock:{job}", "", time=-1):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"lock:{job}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -243,7 +252,9 @@ INVALID = [
                     stored, cas_id = await mc.gets(key)
                     # exptime=2592001 is an absolute time in the past: the item expires at once
                     if stored not in (token, token.encode() if isinstance(token, str) else token) or not await mc.cas(key, b"", cas_id, exptime=2592001):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -285,7 +296,9 @@ INVALID = [
                 finally:
                     stored, cas_id = mc.gets(key)
                     if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.delete(key, cas=cas_id):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -316,7 +329,7 @@ INVALID = [
     """,
         line=22,
         column=9,
-        message_contains='future), catching `pylibmc.NotFound` for a key already gone)',
+        message_contains='(no automatic fix: pylibmc has no compare-and-delete call)',
     ),
     Invalid(
         """\
@@ -367,7 +380,10 @@ INVALID = [
                 finally:
                     stored, cas_id = self._mc().gets(self.key)
                     if stored not in (token, token.encode() if isinstance(token, str) else token) or not self._mc().delete(self.key, cas=cas_id):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            self.key,
+                        )
                 return True
     """,
         applicability=Applicability.SAFE,
@@ -392,7 +408,7 @@ INVALID = [
     """,
         line=15,
         column=13,
-        message_contains='ive it one server, or release with a token check per server)',
+        message_contains="(no automatic fix: the client may replicate to several servers, where one server's CAS id does not hold on the others)",
     ),
     Invalid(
         """\
@@ -456,7 +472,10 @@ INVALID = [
                 if self._lease_token is not None:
                     stored, cas_id = self.backend.mc.gets(self.key)
                     if stored not in (self._lease_token, self._lease_token.encode() if isinstance(self._lease_token, str) else self._lease_token) or not self.backend.mc.cas(self.key, b"", cas_id, expire=-1, noreply=False):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            self.key,
+                        )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -512,7 +531,10 @@ INVALID = [
                     finally:
                         stored, cas_id = self.backend.mc.gets(self.key)
                         if stored not in (token, token.encode() if isinstance(token, str) else token) or not self.backend.mc.cas(self.key, b"", cas_id, expire=-1, noreply=False):
-                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before release; another worker may hold it",
+                                self.key,
+                            )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -119,7 +119,9 @@ INVALID = [
                 work(job)
             finally:
                 if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", job
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -176,7 +178,7 @@ INVALID = [
     """,
         line=23,
         column=9,
-        message_contains='urn a fresh token from the claim and pass it to the release)',
+        message_contains='(no automatic fix: the key comes from the caller, so one token per object would mix leases)',
     ),
     Invalid(
         """\
@@ -222,7 +224,10 @@ INVALID = [
                 job()
             finally:
                 if locks.remove({"_id": "lock:" + name, "owner": token})["n"] == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "lock:" + name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        "lock:" + name,
+                    )
             return True
     """,
         applicability=Applicability.UNSAFE,
@@ -279,7 +284,9 @@ INVALID = [
                 job()
             finally:
                 if locks.delete_one({"_id": name, "owner": token}).deleted_count == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", name
+                    )
             return True
     """,
         applicability=Applicability.UNSAFE,

@@ -111,7 +111,9 @@ INVALID = [
                 job()
             finally:
                 if JobLock.objects.filter(name=name, owner=token).delete()[0] == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", name
+                    )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -170,7 +172,10 @@ INVALID = [
                 render(day)
             finally:
                 if ReportLease.objects.filter(name=f"report:{day}", holder=token).delete()[0] == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"report:{day}")
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"report:{day}",
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),

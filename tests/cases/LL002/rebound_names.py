@@ -98,7 +98,10 @@ INVALID = [
                     work(job)
                 finally:
                     if not self.conn.eval(LEASE_RELEASE_SCRIPT, 1, f"job:{job}", token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"job:{job}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"job:{job}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -144,7 +144,9 @@ INVALID = [
 
             def release(self):
                 if self.owner is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.owner):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),
@@ -220,7 +222,9 @@ INVALID = [
 
             def release(self):
                 if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),

@@ -86,7 +86,9 @@ INVALID = [
                 send(feed)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -109,7 +111,7 @@ INVALID = [
     """,
         line=7,
         column=19,
-        message_contains="no automatic fix: no release in reach holds the lease: the delete runs after the claim failed",
+        message_contains="no automatic fix: no release in reach holds the lease, as the delete runs after the claim failed",
     ),
     Invalid(
         """\
@@ -148,7 +150,10 @@ INVALID = [
                     work(job)
                 finally:
                     if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"lock:{job}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -198,7 +203,9 @@ INVALID = [
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -239,7 +246,10 @@ INVALID = [
 
         def release(name, token):
             if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{name}", token):
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{name}")
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it",
+                    f"lock:{name}",
+                )
     """,
         applicability=Applicability.UNSAFE,
     ),

@@ -83,7 +83,7 @@ INVALID = [
     """,
         line=22,
         column=68,
-        message_contains='can follow it (assign it, return it, or test it in an `if`))',
+        message_contains="(no automatic fix: the claim's answer is not tested where leaselint can see whether it succeeded)",
     ),
     Invalid(
         """\
@@ -113,6 +113,6 @@ INVALID = [
     """,
         line=19,
         column=36,
-        message_contains='can follow it (assign it, return it, or test it in an `if`))',
+        message_contains="(no automatic fix: the claim's answer is not tested where leaselint can see whether it succeeded)",
     ),
 ]

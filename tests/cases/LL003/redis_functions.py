@@ -64,7 +64,9 @@ INVALID = [
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -105,7 +107,10 @@ INVALID = [
             if r.setnx(f"lock:{job}", stamp):
                 work(job)
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", stamp):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"lock:{job}",
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -150,7 +155,10 @@ INVALID = [
                     await work(job)
                 finally:
                     if not await r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{job}", token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{job}")
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            f"lock:{job}",
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -204,7 +212,9 @@ INVALID = [
 
             def release(self):
                 if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.UNSAFE,
     ),

@@ -103,7 +103,10 @@ INVALID = [
 
         def release(name, token):
             if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"lock:{name}", token):
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"lock:{name}")
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it",
+                    f"lock:{name}",
+                )
     """,
         applicability=Applicability.UNSAFE,
     ),

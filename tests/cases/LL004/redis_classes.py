@@ -56,7 +56,9 @@ INVALID = [
                 if current is None or current.decode() != self.token:
                     return False
                 if not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
                 return True
     """,
         applicability=Applicability.SAFE,

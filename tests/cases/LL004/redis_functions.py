@@ -67,7 +67,9 @@ INVALID = [
                 work(job)
             finally:
                 if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    log.warning("lease %s expired before release; another worker may hold it", key)
+                    log.warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -112,7 +114,9 @@ INVALID = [
             with r.pipeline() as pipe:
                 pipe.watch(key)
                 if not pipe.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
                 pipe.unwatch()
     """,
         applicability=Applicability.SAFE,
@@ -181,7 +185,10 @@ INVALID = [
                 pay(show, seat)
             finally:
                 if not r.eval(LEASE_HDEL_SCRIPT, 1, f"seats:{show}", seat, token.encode()):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", f"seats:{show}")
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"seats:{show}",
+                    )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -227,7 +234,9 @@ INVALID = [
             finally:
                 stored, cas_id = mc.gets(key)
                 if stored not in (token, token.encode() if isinstance(token, str) else token) or not mc.delete(key, cas=cas_id):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),

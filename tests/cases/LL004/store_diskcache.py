@@ -110,7 +110,10 @@ INVALID = [
                 if self.token is not None:
                     with cache.transact():
                         if cache.get(self.key) != self.token or not cache.delete(self.key):
-                            logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                            logging.getLogger(__name__).warning(
+                                "lease %s expired before release; another worker may hold it",
+                                self.key,
+                            )
     """,
         applicability=Applicability.UNSAFE,
     ),

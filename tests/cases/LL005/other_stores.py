@@ -89,7 +89,7 @@ INVALID = [
     """,
         line=5,
         column=8,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -105,7 +105,7 @@ INVALID = [
     """,
         line=7,
         column=5,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -138,7 +138,7 @@ INVALID = [
     """,
         line=8,
         column=9,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -163,7 +163,7 @@ INVALID = [
     """,
         line=11,
         column=12,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -191,6 +191,6 @@ INVALID = [
     """,
         line=14,
         column=9,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
 ]

@@ -55,6 +55,6 @@ INVALID = [
     """,
         line=8,
         column=16,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
 ]

@@ -236,7 +236,7 @@ INVALID = [
     """,
         line=7,
         column=8,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -251,7 +251,7 @@ INVALID = [
     """,
         line=7,
         column=10,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -267,7 +267,7 @@ INVALID = [
     """,
         line=8,
         column=10,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -287,7 +287,7 @@ INVALID = [
     """,
         line=8,
         column=12,
-        message_contains='choosing a lifetime is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -342,6 +342,6 @@ INVALID = [
     """,
         line=15,
         column=16,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
 ]

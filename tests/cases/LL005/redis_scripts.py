@@ -183,6 +183,6 @@ INVALID = [
     """,
         line=10,
         column=12,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
 ]

@@ -30,7 +30,7 @@ INVALID = [
     """,
         line=10,
         column=9,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -67,7 +67,7 @@ INVALID = [
     """,
         line=12,
         column=15,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
     Invalid(
         """\
@@ -97,6 +97,6 @@ INVALID = [
     """,
         line=13,
         column=5,
-        message_contains='me is a decision; pick one longer than the job and renew it)',
+        message_contains='(no automatic fix: choosing a lifetime is a decision)',
     ),
 ]

@@ -104,7 +104,9 @@ INVALID = [
                     script = self.client.register_script(UNLOCK)
                     self._scripts["unlock"] = script
                 if not script(keys=[self.key], args=[self.token]):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -86,7 +86,10 @@ INVALID = [
         def release(self):
             for node in self.shards:
                 if not node._unlock(keys=[self.name], args=[self.token]):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        self.name,
+                    )
 """,
     ),
 ]

@@ -124,7 +124,9 @@ INVALID = [
 
             def release(self):
                 if self.delete()[0] == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self
+                    )
                 return True
     """,
         applicability=Applicability.SAFE,

@@ -49,7 +49,9 @@ INVALID = [
                 success=[etcd.transactions.delete(key)],
                 failure=[],
             )[0]:
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", key
+                )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -119,7 +121,9 @@ INVALID = [
                         "success": [{"request_delete_range": {"key": key}}],
                     }
                 ).get("succeeded", False):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
             return True
     """,
         applicability=Applicability.SAFE,
@@ -178,7 +182,9 @@ INVALID = [
                 job()
             finally:
                 if JobLock.objects.filter(name=name, owner=token).delete()[0] == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", name
+                    )
             return True
     """,
         applicability=Applicability.SAFE,

@@ -115,7 +115,9 @@ INVALID = [
 
         def release(self):
             if not self._free(keys=[self.name], args=[self.token]):
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", self.name
+                )
 """,
     ),
 ]

@@ -138,7 +138,10 @@ INVALID = [
             def unlock(self, resource):
                 for server in self.servers:
                     if not self._unlock_instance(server, resource, self.val):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", resource)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it",
+                            resource,
+                        )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -225,7 +225,9 @@ INVALID = [
                     try:
                         lock.release()
                     except LockNotOwnedError as exc:
-                        logging.getLogger(__name__).warning("lease lost before release: %s", exc)
+                        logging.getLogger(__name__).warning(
+                            "lease lost before release: %s", exc
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -317,7 +319,9 @@ INVALID = [
 
         async def release(key, token):
             if not await r.execute_command("DELIFEQ", key, token):
-                logger.warning("lease %s expired before release; another worker may hold it", key)
+                logger.warning(
+                    "lease %s expired before release; another worker may hold it", key
+                )
     """,
         applicability=Applicability.SAFE,
     ),

@@ -161,7 +161,9 @@ INVALID = [
                     work(job)
                 finally:
                     if not r.evalsha(unlock, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -224,7 +226,9 @@ INVALID = [
 
             def release(self):
                 if not self._unlock(keys=[self.key], args=[self.token]):
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -262,7 +266,9 @@ INVALID = [
                     work(job)
                 finally:
                     if not r.eval(RELEASE, 1, key, token):
-                        logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before release; another worker may hold it", key
+                        )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -374,7 +380,10 @@ INVALID = [
             finally:
                 released = await redis.eval(RELEASE, 1, "feed:" + feed, token)
                 if not released:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", "feed:" + feed)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        "feed:" + feed,
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -446,7 +455,9 @@ INVALID = [
 
             def __exit__(self, *exc):
                 if not self.release():
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -498,7 +509,9 @@ INVALID = [
             finally:
                 released = UNLOCK(keys=[key], args=[token])
                 if not released:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", key)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
             return True
     """,
         applicability=Applicability.SAFE,

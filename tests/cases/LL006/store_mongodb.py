@@ -74,7 +74,9 @@ INVALID = [
                 work(job)
             finally:
                 if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", job)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", job
+                    )
     """,
         applicability=Applicability.SAFE,
     ),
@@ -145,7 +147,9 @@ INVALID = [
 
             def release(self):
                 if self.locks.delete_one({"_id": self.name, "owner": self.token}).deleted_count == 0:
-                    logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.name)
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.name
+                    )
     """,
         applicability=Applicability.SAFE,
     ),

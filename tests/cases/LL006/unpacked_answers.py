@@ -117,7 +117,9 @@ INVALID = [
 
         def step_down(self):
             if not self.release():
-                logging.getLogger(__name__).warning("lease %s expired before release; another worker may hold it", self.key)
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", self.key
+                )
 """,
     ),
 ]

@@ -122,6 +122,6 @@ INVALID = [
     """,
         line=10,
         column=5,
-        message_contains='ires": {"$lt": now}}`), whose duplicate key then says "held"',
+        message_contains='its filter names only the key, so it writes over whoever holds it',
     ),
 ]

@@ -163,7 +163,7 @@ INVALID = [
     """,
         line=15,
         column=9,
-        message_contains='ove the write first, then claim with the conditional create)',
+        message_contains='(no automatic fix: the branch runs code before the write)',
     ),
     Invalid(
         """\
@@ -188,7 +188,7 @@ INVALID = [
     """,
         line=14,
         column=5,
-        message_contains='til the key is gone: loop on the conditional create instead)',
+        message_contains='(no automatic fix: the claim waits in a loop until the key is gone)',
     ),
     Invalid(
         """\

@@ -122,6 +122,6 @@ INVALID = [
     """,
         line=20,
         column=13,
-        message_contains="ses EtcdCompareFailed when another worker's value is stored)",
+        message_contains="(no automatic fix: python-etcd's refresh() checks no holder)",
     ),
 ]

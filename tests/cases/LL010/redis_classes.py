@@ -48,7 +48,7 @@ INVALID = [
     """,
         line=15,
         column=9,
-        message_contains='no automatic fix: the renewal cannot tell the token this holder stored (a name it sees, or an attribute set only once a claim succeeded)',
+        message_contains='no automatic fix: the renewal cannot see the token this holder stored',
     ),
     # A scheduler's heartbeat renews every held lock on a pipeline.
     Invalid(

@@ -65,6 +65,6 @@ INVALID = [
     """,
         line=16,
         column=5,
-        message_contains='no automatic fix: the renewal cannot tell the token this holder stored (a name it sees, or an attribute set only once a claim succeeded)',
+        message_contains='no automatic fix: the renewal cannot see the token this holder stored',
     ),
 ]

@@ -107,7 +107,9 @@ INVALID = [
                 for step in steps:
                     step()
                     if not r.eval(LEASE_EXPIRE_SCRIPT, 1, key, token, 60):
-                        logging.getLogger(__name__).warning("lease %s expired before renewal; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before renewal; another worker may hold it", key
+                        )
             finally:
                 r.eval(RELEASE, 1, key, token)
 
@@ -167,7 +169,9 @@ INVALID = [
                 for batch in batches:
                     await save(batch)
                     if not await r.eval(LEASE_PEXPIRE_SCRIPT, 1, key, token, 20000):
-                        logging.getLogger(__name__).warning("lease %s expired before renewal; another worker may hold it", key)
+                        logging.getLogger(__name__).warning(
+                            "lease %s expired before renewal; another worker may hold it", key
+                        )
             finally:
                 await r.eval(RELEASE, 1, key, token)
 

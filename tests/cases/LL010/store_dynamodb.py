@@ -96,6 +96,6 @@ INVALID = [
         line=22,
         column=5,
         fixed=None,
-        message_contains="add the holder's token to the renewal's ConditionExpression",
+        message_contains="(no automatic fix: no token-checked renewal is written for DynamoDB)",
     ),
 ]

@@ -139,7 +139,7 @@ INVALID = [
     """,
         line=16,
         column=5,
-        message_contains='(no automatic fix: the function is not async: await the rele',
+        message_contains='(no automatic fix: the function is not async, so it cannot await the release)',
     ),
     Invalid(
         """\
