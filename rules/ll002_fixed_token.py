@@ -175,7 +175,7 @@ class FixedToken(Rule):
 
             def rebuild(index):
                 key = f"rebuild:{index}"
-                holder = secrets.token_hex(16)
+                holder = "{}:{}".format(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}), secrets.token_hex(8))
                 if not r.set(key, holder, nx=True, ex=300):
                     return False
                 try:
