@@ -487,6 +487,8 @@ class LeaseFixer:
                 and len(init) == len(values)
                 # Not made of what the caller passed (`owner or f"pid:{os.getpid()}"`): an identity it keeps.
                 and not any(_mentions_any(value, set(where.params)) for value, where in values)
+                # Nor an identity (`self.owner = socket.gethostname()`): it stays, and the token goes beside it.
+                and not any(self._identity(c) for c in claims)
                 and not _read_as_number(release.scope.cls.node, attr)  # type: ignore[union-attr]
             ):
                 return attr

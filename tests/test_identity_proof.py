@@ -1,8 +1,10 @@
 """LL002 on a real Redis: a readable identity stored as the lease's value (a host name) stays readable.
 
 The README promises that the fix keeps an identity in front of a fresh part (`<host>:<token>`) and
-compares that whole value at the release. Each module here stores the host name: inline, and from a
-module-level `HOSTNAME`.
+compares that whole value at the release. Each module here stores the host name: inline, from a
+module-level `HOSTNAME`, and from `self.owner` set in `__init__`. The class keeps `owner` as it was
+(callers read it), holds its token apart, and a release before any claim holds no token: it deletes
+nothing and reports nothing, whoever holds the key.
 """
 
 from __future__ import annotations
@@ -52,6 +54,30 @@ MODULE_NAME = textwrap.dedent(
     '''
 )
 
+CLASS_OWNER = textwrap.dedent(
+    f'''\
+    import socket
+
+    import redis
+
+    RELEASE = "{RELEASE}"
+
+
+    class Lease:
+        def __init__(self, client, name):
+            self.client = client
+            self.key = f"lease:{{name}}"
+            self.owner = socket.gethostname()
+
+        def acquire(self):
+            return bool(self.client.set(self.key, self.owner, nx=True, ex=60))
+
+        def release(self):
+            self.client.eval(RELEASE, 1, self.key, self.owner)
+    '''
+)
+
+
 def _run_once(module, client) -> bytes:
     """One run of the job: what it stored while working; the run frees its key and reports nothing."""
     seen = []
@@ -76,4 +102,33 @@ def test_module_host_name_stays_in_use_in_front_of_the_token(tmp_path, redis_cli
     module = load(path)
     stored = _run_once(module, redis_client)
     assert stored.decode().startswith(f"{HOST}:")
+    assert lost_lease_warnings(caplog, module) == []
+
+
+def test_class_owner_stays_and_a_release_before_acquire_frees_nothing(tmp_path, redis_client, caplog):
+    module = load(fix_copy(tmp_path, CLASS_OWNER, "--fix", "--unsafe-fixes"))
+    key = "lease:nightly"
+
+    # Another worker of this host holds the key: one running the fixed code, then one running the
+    # code as it was (its value is the bare host name). A release before acquire leaves both alone
+    # and reports no lost lease.
+    for holder in (module.Lease(redis_client, "nightly"), None):
+        redis_client.delete(key)
+        if holder is None:
+            redis_client.set(key, HOST, ex=60)
+        else:
+            assert holder.acquire() is True
+        held = redis_client.get(key)
+        module.Lease(redis_client, "nightly").release()
+        assert lost_lease_warnings(caplog, module) == []
+        assert redis_client.get(key) == held
+    redis_client.delete(key)
+
+    # Its own claim: the identity is in front of the stored value, and `owner` still reads the host name.
+    lease = module.Lease(redis_client, "nightly")
+    assert lease.acquire() is True
+    assert redis_client.get(key).decode().startswith(f"{HOST}:")
+    assert lease.owner == HOST
+    lease.release()
+    assert redis_client.exists(key) == 0
     assert lost_lease_warnings(caplog, module) == []

@@ -258,6 +258,60 @@ INVALID = [
     """,
         applicability=Applicability.SAFE,
     ),
+    # `self.owner` stays the host name (callers read it); the object holds its token apart, and a
+    # release before any claim holds none and compares nothing.
+    Invalid(
+        """\
+        import socket
+
+        import redis
+
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Lease:
+            def __init__(self, client, name):
+                self.client = client
+                self.key = f"lease:{name}"
+                self.owner = socket.gethostname()
+
+            def acquire(self):
+                return bool(self.client.set(self.key, self.owner, nx=True, ex=60))
+
+            def release(self):
+                return self.client.eval(RELEASE, 1, self.key, self.owner)
+    """,
+        line=15,
+        column=47,
+        fixed="""\
+        import secrets
+        import socket
+
+        import redis
+
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Lease:
+            _lease_token = None
+
+            def __init__(self, client, name):
+                self.client = client
+                self.key = f"lease:{name}"
+                self.owner = socket.gethostname()
+
+            def acquire(self):
+                token = f"{self.owner}:{secrets.token_hex(8)}"
+                claimed = bool(self.client.set(self.key, token, nx=True, ex=60))
+                if claimed:
+                    self._lease_token = token
+                return claimed
+
+            def release(self):
+                return (self.client.eval(RELEASE, 1, self.key, self._lease_token) if self._lease_token is not None else 0)
+    """,
+        applicability=Applicability.UNSAFE,
+    ),
     # A host name read with double quotes: the f-string takes single ones (Python 3.10 parses it).
     Invalid(
         """\
@@ -303,5 +357,37 @@ INVALID = [
             return True
     """,
         applicability=Applicability.SAFE,
+    ),
+    # The identity is also sent to a renewal: it stays the identity, so that renewal would never
+    # match the fresh value; no fix.
+    Invalid(
+        """\
+        import socket
+
+        import redis
+
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+        EXTEND = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) end return 0"
+
+
+        class Lease:
+            def __init__(self, client, name):
+                self.client = client
+                self.key = f"lease:{name}"
+                self.owner = socket.gethostname()
+
+            def acquire(self):
+                return bool(self.client.set(self.key, self.owner, nx=True, ex=60))
+
+            def extend(self):
+                return self.client.eval(EXTEND, 1, self.key, self.owner, 60) == 1
+
+            def release(self):
+                return self.client.eval(RELEASE, 1, self.key, self.owner)
+    """,
+        line=16,
+        column=47,
+        fixed=None,
+        message_contains="`owner` is also sent to the store at line 19",
     ),
 ]
