@@ -24,7 +24,7 @@ from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
 from leaselint.model.traverse import nodes
-from leaselint.model.values import FIXED, GUESSABLE
+from leaselint.model.values import FIXED, FRESH, GUESSABLE
 from leaselint.model.walk import decoded, dotted
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
@@ -429,8 +429,8 @@ class LeaseFixer:
         )
         if count_names(scope.node, name) - 1 != lease_uses:
             return None
-        edit = self._replace(values[0], "secrets.token_hex(16)")
-        return Token(name, [edit], Applicability.UNSAFE, new_token=True)
+        made = _identity_token(self._text(values[0])) if self._identity(claims[0]) else "secrets.token_hex(16)"
+        return Token(name, [self._replace(values[0], made)], Applicability.UNSAFE, new_token=True)
 
     def _lease_releases(self, claims: list[Claim]) -> list[Release]:
         for lease in self.model.leases:
@@ -486,6 +486,8 @@ class LeaseFixer:
                 and len(init) == len(values)
                 # Not made of what the caller passed (`owner or f"pid:{os.getpid()}"`): an identity it keeps.
                 and not any(_mentions_any(value, set(where.params)) for value, where in values)
+                # Nor an identity (`self.owner = socket.gethostname()`): it stays, and the token goes beside it.
+                and not any(self._identity(c) for c in claims)
                 and not _read_as_number(release.scope.cls.node, attr)  # type: ignore[union-attr]
             ):
                 return attr
@@ -510,8 +512,7 @@ class LeaseFixer:
             ):
                 line = self.positions[node].start.line
                 raise NoFix(
-                    f"`{attr}` is also sent to the store at line {line}, where a fresh token would have to go "
-                    "too: store one per claim and use it there by hand"
+                    f"`{attr}` is also sent to the store at line {line}, where the fresh token would have to go too"
                 )
 
     def _stored_token(self, claim: Claim, held: str) -> tuple[str, list[Edit], bool]:
@@ -530,15 +531,22 @@ class LeaseFixer:
         taken = claim.scope.all_names() | self.model.module_names
         name = _unique("token", taken, "lease_token")
         edits = [self._insert_before(claim.statement, f"{name} = {made}"), self._replace(value, name)]
-        return name, edits, made.startswith(("secrets.", 'f"'))
+        return name, edits, made != self._text(value)
 
     def _fresh_for(self, claim: Claim) -> str:
         """The fresh token that replaces a weak stored value: an identity (an owner, a host name)
         stays readable in front of it; a constant, a counter or a clock goes."""
-        value = claim.value
-        if self.model.claim_origin(claim).kind != FIXED or value is None or _literal(value):
+        if not self._identity(claim):
             return "secrets.token_hex(16)"
-        return f'f"{{{self._text(value)}}}:{{secrets.token_hex(8)}}"'
+        return _identity_token(self._text(claim.value))
+
+    def _identity(self, claim: Claim) -> bool:
+        """The stored value reads as who holds the lease (an owner, a host name): not a constant, nor a
+        random value made once (`WORKER_ID = uuid.uuid4().hex`)."""
+        origin = self.model.claim_origin(claim)
+        if origin.kind != FIXED or origin.made in (FRESH, GUESSABLE) or claim.value is None:
+            return False
+        return not _literal(claim.value) and not _literal(origin.node)
 
     def _on_success(self, claim: Claim, line: str) -> list[Edit]:
         """`line` where the claim has succeeded: after `ok = claim` (under `if ok:`), in the branch an
@@ -720,7 +728,7 @@ class LeaseFixer:
         edits: list[Edit] = []
         for claim in claims:
             self._check_insertable(claim)
-            edits.append(self._insert_before(claim.statement, f"{name} = secrets.token_hex(16)"))
+            edits.append(self._insert_before(claim.statement, f"{name} = {self._fresh_for(claim)}"))
             edits.append(self._replace(claim.value, name))
         return Token(name, edits, applicability, new_token=True)
 
@@ -1837,11 +1845,13 @@ def _tested(claim: Claim) -> bool:
     return LeaseFixer._answer(test, claim)
 
 
-def _literal(node: cst.BaseExpression) -> bool:
-    """A constant written in place: nobody reads it as an identity."""
+def _literal(node: cst.CSTNode | None) -> bool:
+    """A constant written in place: nobody reads it as an identity (`f"{host}:{pid}"` is no constant)."""
     if isinstance(node, cst.Name):
         return node.value in ("None", "True", "False")
-    return isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString, cst.FormattedString))
+    if isinstance(node, cst.FormattedString):
+        return not any(isinstance(part, cst.FormattedStringExpression) for part in node.parts)
+    return isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString))
 
 
 def _leaves(block: cst.IndentedBlock) -> bool:
@@ -1894,6 +1904,15 @@ def _split_message(message: str, width: int) -> list[str]:
             current += word
     pieces.append(current)
     return [_quote(piece) for piece in pieces]
+
+
+def _identity_token(text: str) -> str:
+    """The identity `text` (its code) in front of a fresh part, in a form Python 3.10 parses."""
+    if not text.startswith("{") and not any(c in text for c in "\\\n#:!"):
+        for quote in "\"'":
+            if quote not in text:
+                return f"f{quote}{{{text}}}:{{secrets.token_hex(8)}}{quote}"
+    return f'"{{}}:{{}}".format({text}, secrets.token_hex(8))'
 
 
 def _quote(text: str) -> str:

@@ -61,7 +61,7 @@ class FixedToken(Rule):
     ## Use instead
     ```python
     def run(job):
-        token = secrets.token_hex(16)
+        token = f"{OWNER}:{secrets.token_hex(8)}"  # or secrets.token_hex(16)
         if r.set(f"lock:{job}", token, nx=True, ex=30):
             try:
                 work(job)
@@ -80,7 +80,12 @@ class FixedToken(Rule):
     function, and **unsafe** when the token must travel to another method (it
     becomes an attribute on `self`, set only once the claim succeeded). A
     value that reads as an identity (an owner, a host name) is kept in front:
-    `f"{owner}:{secrets.token_hex(8)}"`. When the stored value is read back and
+    `f"{owner}:{secrets.token_hex(8)}"`, stored and compared whole; an
+    attribute holding it (`self.owner`) keeps it, and the object holds its
+    token in an attribute of its own (none before a claim succeeded), so an
+    identity the class also sends to the store elsewhere gets no fix. A
+    constant, a clock or a random value made once becomes
+    `secrets.token_hex(16)`. When the stored value is read back and
     parsed or compared elsewhere, there is no fix. A claim function and a
     release function get LL001's fix for them (the claim returns the token,
     the release takes it, the callers pass it). When the release is in
@@ -180,7 +185,7 @@ class FixedToken(Rule):
 
             def rebuild(index):
                 key = f"rebuild:{index}"
-                holder = secrets.token_hex(16)
+                holder = "{}:{}".format(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}), secrets.token_hex(8))
                 if not r.set(key, holder, nx=True, ex=300):
                     return False
                 try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import socket
 import subprocess
 import sys
 import textwrap
@@ -99,11 +100,13 @@ def test_after_fix_each_attempt_has_its_own_token(tmp_path, redis_client):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     fixed = path.read_text(encoding="utf-8")
-    assert "    owner = secrets.token_hex(16)\n" in fixed
+    # The host name stays readable in front of the fresh part.
+    assert '    owner = f"{socket.gethostname()}:{secrets.token_hex(8)}"\n' in fixed
     assert fixed.startswith("import secrets\nimport socket\n")
 
     seen = _replay(_load(path), redis_client)
     assert seen["first"] is True and seen["expired"] is True and seen["second"] is True
+    assert seen["second_value"].decode().startswith(f"{socket.gethostname()}:")
     # The stale release compared its own token and left the second attempt's claim alone.
     assert seen["after_stale_release"] == seen["second_value"]
     assert seen["other_worker_got_in"] is False

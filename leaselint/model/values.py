@@ -87,6 +87,8 @@ class Origin:
     arguments: tuple = ()
     # A second weakness of the same value: made once per instance, and guessable too (`uuid1()`).
     also: "Origin | None" = None
+    # For a value made once per process or per instance: the kind of what makes it (`uuid4()`: fresh).
+    made: str | None = None
 
 
 class Origins:
@@ -224,7 +226,7 @@ class Origins:
         if where.parent is None and scope.parent is not None:
             if inner.reason == "a constant":
                 return Origin(FIXED, "a module-level constant", value)
-            return Origin(FIXED, "a module-level value made once per process", value)
+            return Origin(FIXED, "a module-level value made once per process", value, made=inner.kind)
         return inner
 
     def _made_when_absent(self, name: str, function: Scope, key_shape, depth: int) -> Origin | None:
@@ -311,16 +313,18 @@ class Origins:
                 inner = self.origin(value, where, key_shape, depth + 1)
                 if where is not scope and where.name == "__init__":
                     also = inner if inner.kind == GUESSABLE else None
-                    return Origin(FIXED, "a value made once per instance in `__init__`", value, also=also)
+                    return Origin(FIXED, "a value made once per instance in `__init__`", value, also=also, made=inner.kind)
                 if where.parent is None and scope.cls is not None and node.attr.value in scope.cls.bindings:
                     # Set in the class body: made once per process, as a module-level value is.
                     if inner.reason == "a constant":
                         return Origin(FIXED, "a class-level constant", value)
-                    return Origin(FIXED, "a class attribute made once per process", value)
+                    return Origin(FIXED, "a class attribute made once per process", value, made=inner.kind)
                 return inner
             if len(values) > 1 and all(v is not None and where is not scope and where.name == "__init__" for v, where in values):
                 # `if id is None: self._id = urandom(...) else: self._id = id`: each way, once per instance.
-                return Origin(FIXED, "a value made once per instance in `__init__`", values[0][0])
+                kinds = {self.origin(v, where, key_shape, depth + 1).kind for v, where in values}
+                made = next((kind for kind in (FRESH, GUESSABLE) if kind in kinds), UNKNOWN)
+                return Origin(FIXED, "a value made once per instance in `__init__`", values[0][0], made=made)
             if len(values) > 1 and scope.self_name is not None:
                 # Set in `__init__` and again here before the read (`self.token = "w1"`, then the claim).
                 reached = reaching_value(scope.node, node, node.attr.value, scope.self_name)

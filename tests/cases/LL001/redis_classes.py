@@ -506,7 +506,7 @@ INVALID = [
                 self.deadline = time.time() * 1000 + ttl_ms
 
             def acquire(self):
-                token = f"{self.deadline}:{secrets.token_hex(8)}"
+                token = secrets.token_hex(16)
                 claimed = bool(self.client.set(self.name, token, px=self.ttl_ms, nx=True))
                 if claimed:
                     self._lease_token = token

@@ -216,7 +216,7 @@ INVALID = [
 
         def run_exclusive(name, job):
             try:
-                token = secrets.token_hex(16)
+                token = f"{socket.gethostname()}:{secrets.token_hex(8)}"
                 locks.insert({"_id": "lock:" + name, "owner": token})
             except DuplicateKeyError:
                 return False
@@ -272,7 +272,7 @@ INVALID = [
 
         def run_once(name, now, job):
             try:
-                token = secrets.token_hex(16)
+                token = f"{socket.gethostname()}:{secrets.token_hex(8)}"
                 locks.update_one(
                     {"_id": name, "expires": {"$lt": now}},
                     {"$set": {"owner": token, "expires": now + 60}},

@@ -130,20 +130,22 @@ INVALID = [
 
 
         class Lock:
+            _lease_token = None
+
             def __init__(self, client, name):
                 self.client = client
                 self.key = f"lock:{name}"
                 self.owner = f"{os.getpid()}-{threading.get_ident()}"
 
             def acquire(self):
-                token = secrets.token_hex(16)
+                token = f"{self.owner}:{secrets.token_hex(8)}"
                 claimed = self.client.set(self.key, token, nx=True, ex=30)
                 if claimed:
-                    self.owner = token
+                    self._lease_token = token
                 return claimed
 
             def release(self):
-                if self.owner is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.owner):
+                if self._lease_token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self._lease_token):
                     logging.getLogger(__name__).warning(
                         "lease %s expired before release; another worker may hold it", self.key
                     )

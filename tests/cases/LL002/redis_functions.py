@@ -79,7 +79,7 @@ INVALID = [
 
         def publish(feed):
             key = f"publish:{feed}"
-            token = secrets.token_hex(16)
+            token = f"{worker_id()}:{secrets.token_hex(8)}"
             if not r.set(key, token, nx=True, ex=120):
                 return False
             try:

@@ -38,7 +38,7 @@ INVALID = [
 
 
         def run(job):
-            owner = secrets.token_hex(16)
+            owner = f"{socket.gethostname()}:{secrets.token_hex(8)}"
             if not r.set(f"lock:{job}", owner, nx=True, px=10_000):
                 return
             try:
@@ -88,7 +88,7 @@ INVALID = [
 
         def run(job):
             owner = f"{socket.gethostname()}:{os.getpid()}"
-            token = secrets.token_hex(16)
+            token = f"{owner}:{secrets.token_hex(8)}"
             if r.set(f"lock:{job}", token, nx=True, ex=30):
                 log.info("%s runs %s", owner, job)
                 try:
