@@ -68,28 +68,32 @@ def _own_key(event) -> bool:
     return not (free_names(event.key_shape) & set(event.scope.params))
 
 
-def events(claims, releases, leases, counted, imports: dict, levels: dict) -> tuple:
-    """The module's claims and blind releases that no lease of its own holds, by portable key."""
+def _unpaired(claims, releases, leases, counted):
+    """("claim", claim) and ("release", release) of the module's events that no lease of its own holds
+    and that may be one half of a lease across modules: leasable claims and blind releases of the
+    module's own keys, outside tests."""
     held = {id(event) for lease in leases for event in (*lease.claims, *lease.releases)}
-    found = []
     for claim in claims:
-        if id(claim) in held or claim.via is not None or not leasable(claim, counted) or claim.scope.is_test:
+        if id(claim) in held or claim.via is not None or claim.scope.is_test or claim.spec is None:
             continue
-        if _passes_through(claim) or not _own_key(claim):
-            continue
-        key = portable(claim.key_shape, imports, levels)
-        if key is not None and claim.spec is not None:
-            found.append(("claim", claim.store.name, key, portable(claim.receiver_shape, imports, levels), claim.start.line))
+        if leasable(claim, counted) and not _passes_through(claim) and _own_key(claim):
+            yield "claim", claim
     for release in releases:
         if id(release) in held or release.via is not None or release.scope.is_test:
             continue
         if release.checked or release.deliberate or release.transactional or release.check or release.other_keys:
             continue
-        if _passes_through(release) or not _own_key(release):
-            continue
-        key = portable(release.key_shape, imports, levels)
+        if not _passes_through(release) and _own_key(release):
+            yield "release", release
+
+
+def events(claims, releases, leases, counted, imports: dict, levels: dict) -> tuple:
+    """The module's claims and blind releases that no lease of its own holds, by portable key."""
+    found = []
+    for kind, event in _unpaired(claims, releases, leases, counted):
+        key = portable(event.key_shape, imports, levels)
         if key is not None:
-            found.append(("release", release.store.name, key, portable(release.receiver_shape, imports, levels), release.start.line))
+            found.append((kind, event.store.name, key, portable(event.receiver_shape, imports, levels), event.start.line))
     return tuple(found)
 
 
@@ -100,42 +104,26 @@ def pair_foreign(project, claims, releases, leases: list, counted, imports: dict
     if not foreign:
         return []
     module, is_package = project[0], project[1]
-    wanted = {}
+    wanted: dict[tuple, list] = {}
     for kind, store, key, receiver, where in foreign:
         wanted.setdefault((kind, store, key), []).append((receiver, where))
-    held = {id(event) for lease in leases for event in (*lease.claims, *lease.releases)}
     made: dict[tuple, Lease] = {}
-
-    def match(kind: str, event) -> str | None:
+    for kind, event in list(_unpaired(claims, releases, leases, counted)):
         key = absolute_key(portable(event.key_shape, imports, levels), module, is_package)
         receiver = absolute_key(portable(event.receiver_shape, imports, levels), module, is_package)
-        for other, where in wanted.get((kind, event.store.name, key), ()):
-            if receiver is None or other is None or receiver == other:
-                return where
-        return None
-
-    for claim in claims:
-        if id(claim) in held or claim.via is not None or claim.scope.is_test or not leasable(claim, counted):
+        other_kind = "release" if kind == "claim" else "claim"
+        where = next(
+            (w for other, w in wanted.get((other_kind, event.store.name, key), ()) if receiver is None or other is None or receiver == other),
+            None,
+        )
+        if where is None:
             continue
-        if _passes_through(claim) or not _own_key(claim):
-            continue
-        where = match("release", claim)
-        if where is not None:
-            lease = made.setdefault(("claim", claim.receiver_shape, claim.key_shape), Lease(claim.receiver_shape, claim.key_shape))
-            lease.claims.append(claim)
-            lease.foreign = where
-            claim.no_fix = f"the lease is released in another module ({where}): change both by hand"
-    for release in releases:
-        if id(release) in held or release.via is not None or release.scope.is_test:
-            continue
-        if release.checked or release.deliberate or release.transactional or release.check or release.other_keys:
-            continue
-        if _passes_through(release) or not _own_key(release):
-            continue
-        where = match("claim", release)
-        if where is not None:
-            lease = made.setdefault(("release", release.receiver_shape, release.key_shape), Lease(release.receiver_shape, release.key_shape))
-            lease.releases.append(release)
-            lease.foreign = where
-            release.no_fix = f"the lease is claimed in another module ({where}): store a fresh token there and check it here by hand"
+        lease = made.setdefault((kind, event.receiver_shape, event.key_shape), Lease(event.receiver_shape, event.key_shape))
+        lease.foreign = where
+        if kind == "claim":
+            lease.claims.append(event)
+            event.no_fix = f"the lease is released in another module ({where})"
+        else:
+            lease.releases.append(event)
+            event.no_fix = f"the lease is claimed in another module ({where})"
     return list(made.values())
