@@ -741,8 +741,9 @@ def _passes_through(key, function) -> bool:
 
     if function is None or not isinstance(key, ast.Name):
         return False
-    if function.name.lstrip("_") not in stores.method_names():
-        return False
+    name = function.name.lstrip("_")
+    if name not in stores.method_names() or "lock" in name or "lease" in name:
+        return False  # as the model: a lock's own API (`unlock`, `set_lock`) is no store wrapper
     arguments = function.args
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)

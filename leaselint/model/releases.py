@@ -373,7 +373,7 @@ class ReleasesMixin:
                     other_keys=len(keys) - 1 or int(many),
                     deliberate=_deliberate(site),
                     token=token,
-                    no_fix=listed or (FORMATTED if formatted is not None else ""),
+                    no_fix=listed or (FORMATTED if formatted is not None else "") or spec.no_fix,
                 )
             )
         return found

@@ -90,6 +90,8 @@ class ReleaseSpec:
     # The call is a lease release by its very form (a compare-and-delete script, DELIFEQ), not only
     # when the module also claims the key (a conditional delete of a document).
     self_evident: bool = False
+    # Why no fix may touch a release of this kind (its client's API is not one the fixes write for).
+    no_fix: str = ""
 
 
 @dataclass(frozen=True)

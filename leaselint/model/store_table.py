@@ -695,6 +695,36 @@ SQL = Store(
     ),
 )
 
+# cashews (asyncio): `await cache.set(key, value, expire=60, exist=False)` and `set_lock(key, value,
+# expire)` claim; `delete(key)` is blind; `unlock(key, value)` deletes only the holder's value and
+# answers whether it did.
+_CASHEWS_NO_FIX = "the fixes do not write cashews' API yet"
+CASHEWS = Store(
+    name="cashews",
+    modules=("cashews",),
+    async_modules=("cashews",),
+    client_names=(),
+    claims=(
+        ClaimSpec(
+            "set",
+            key=Arg(0, "key"),
+            value=Arg(1, "value"),
+            flag=Arg(None, "exist"),
+            flag_value="False",
+            lifetime=(Arg(2, "expire"),),
+            no_fix=_CASHEWS_NO_FIX,
+        ),
+        ClaimSpec("set_lock", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "expire"),), no_fix=_CASHEWS_NO_FIX),
+    ),
+    releases=(
+        ReleaseSpec("delete", no_fix=_CASHEWS_NO_FIX),
+        ReleaseSpec("unlock", key=Arg(0, "key"), checked=True, token=Arg(1, "value"), no_fix=_CASHEWS_NO_FIX),
+    ),
+    recognised_only=True,
+    no_checked_release=_CASHEWS_NO_FIX,
+    claim_words=(b"set_lock(", b"exist=False"),
+)
+
 STORES: tuple[Store, ...] = (
     REDIS,
     AIOREDIS1,
@@ -715,6 +745,7 @@ STORES: tuple[Store, ...] = (
     GLIDE,
     DJANGO_ORM,
     SQL,
+    CASHEWS,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;
