@@ -85,6 +85,9 @@ def _absolute_effects(summary: tuple, module: str, is_package: bool) -> tuple:
     out = []
     for effect in effects:
         receiver = effect[3]
+        if receiver is None:
+            out.append(effect)  # a lock class's answering or failing method: no client of its own
+            continue
         if receiver[0] == "project":
             receiver = receiver[1:]
         elif receiver[0] not in ("param", "self"):

@@ -266,7 +266,7 @@ class SwallowedLostRelease(Rule):
             yield self.at_node(
                 context,
                 call,
-                f"`{method}` answers whether the lease was still held (line {line}), and this call throws the "
+                f"`{method}` answers whether the lease was still held ({line if isinstance(line, str) else f'line {line}'}), and this call throws the "
                 "answer away: a lost lease goes unnoticed",
             )
         for node in context.model.swallowed:

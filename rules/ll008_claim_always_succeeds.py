@@ -189,7 +189,7 @@ class ClaimAlwaysSucceeds(Rule):
             yield self.at_node(
                 context,
                 call,
-                f"`{method}` can answer that it did not get the lease (line {line}), and this call throws the "
+                f"`{method}` can answer that it did not get the lease ({line if isinstance(line, str) else f'line {line}'}), and this call throws the "
                 "answer away: the code after it runs without the lease",
             )
 

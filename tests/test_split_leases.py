@@ -231,3 +231,84 @@ def test_the_lifetime_a_wrapper_takes_is_the_callers_argument(tmp_path):
     no_ttl = TASK_LOCK.replace(', ttl=60', '')
     paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": STORAGE, "app/locks.py": no_ttl})
     assert [c for c, *_ in codes(findings(tmp_path, paths))["app/locks.py"]] == ["LL005", "LL002", "LL001"]
+
+
+LOCK_CLASS = """\
+import secrets
+
+import redis
+
+UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class RedisLock:
+    def __init__(self, client, name, ttl=30):
+        self.client = client
+        self.key = f"lock:{name}"
+        self.ttl = ttl
+        self.token = None
+
+    def acquire(self):
+        token = secrets.token_hex(16)
+        if self.client.set(self.key, token, nx=True, ex=self.ttl):
+            self.token = token
+            return True
+        return False
+
+    def release(self):
+        released = self.client.eval(UNLOCK, 1, self.key, self.token)
+        return bool(released)
+"""
+
+JOBS = """\
+import redis
+
+from app.locks import RedisLock
+
+r = redis.Redis()
+
+
+def nightly():
+    lock = RedisLock(r, "nightly")
+    lock.acquire()
+    try:
+        run_all()
+    finally:
+        lock.release()
+
+
+def weekly():
+    lock = RedisLock(r, "weekly")
+    if not lock.acquire():
+        return
+    try:
+        run_all()
+    finally:
+        if not lock.release():
+            raise LeaseLost("weekly")
+"""
+
+
+def test_another_modules_lock_class_whose_answers_are_dropped(tmp_path):
+    """`lock.acquire()` and `lock.release()` thrown away, where the lock class (another module's)
+    answers a failed claim and a lost lease: LL008 and LL006 at the calls, naming where it answers."""
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/locks.py": LOCK_CLASS, "app/jobs.py": JOBS})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL008", 10, 5), ("LL006", 14, 9)]}
+    assert "(app/locks.py:20)" in found["app/jobs.py"][0][3]
+    assert "(app/locks.py:24)" in found["app/jobs.py"][1][3]
+
+
+def test_a_test_module_or_a_call_with_arguments_drops_nothing(tmp_path):
+    test_module = JOBS.replace("def nightly():", "def test_nightly():").replace("def weekly():", "def test_weekly():")
+    with_arguments = JOBS.replace("    lock.acquire()\n", "    lock.acquire(blocking=True)\n")
+    paths = tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/locks.py": LOCK_CLASS,
+            "tests/test_jobs.py": test_module,
+            "app/other.py": with_arguments.replace("        lock.release()\n", "        released = lock.release()\n        log(released)\n"),
+        },
+    )
+    assert codes(findings(tmp_path, paths)) == {}

@@ -98,6 +98,18 @@ def _acquired_in_class(swallows) -> list:
     return found
 
 
+def _lock_answers(walker: Walker, classifier) -> dict:
+    """"Class.method" -> (kind, line) of the module-level lock classes' answering and failing methods."""
+    names = {id(info): info.name for info in walker.classes if not info.is_test}
+    found = {}
+    for kind, methods in (("fails", classifier.failing_methods), ("answers", classifier.answering_methods)):
+        for (cls_id, method), line in methods.items():
+            releasing = any(word in method.lower() for word in ("release", "unlock"))
+            if cls_id in names and not method.startswith("_") and releasing == (kind == "answers"):
+                found[f"{names[cls_id]}.{method}"] = (kind, line)
+    return found
+
+
 def _with_lock_swallows(walker: Walker, classifier) -> list:
     """The handlers of walker.with_swallows whose `with` holds a lock object with a lifetime (one
     whose release can find the lease lost), made there or bound to a name once."""
@@ -176,6 +188,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         ignored_claims=classifier.ignored_claims,
         untested_acquires=classifier.untested_acquires,
         lock_tokens=classifier._lock_tokens(),
+        lock_answers=_lock_answers(walker, classifier),
         with_swallows=_with_lock_swallows(walker, classifier),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],

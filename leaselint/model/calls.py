@@ -191,6 +191,17 @@ class SummarisedCalls:
                 continue
             self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
+                if effect[0] in ("answers", "fails"):
+                    # `lock.release()` of another module's lock class whose release answers a lost lease.
+                    method = site.call.func.attr.value if type(site.call.func) is cst.Attribute else function
+                    dropped = (
+                        site.usage in ("statement", "operand")
+                        if effect[0] == "answers"
+                        else site.usage == "statement" and not site.call.args  # the default answer only
+                    )
+                    if dropped and not site.scope.is_test:
+                        self.classifier.summarised_ignored[effect[0]].append((site.call, site.scope, method, f"{where}:{effect[8]}"))
+                    continue
                 event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})", owner)
                 if isinstance(event, Claim):
                     claims.append(event)

@@ -71,6 +71,12 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         self.ignored_claims: list[tuple] = []
         self.untested_acquires: list[tuple] = []
         self.ignored_releases: list[tuple] = []
+        # (id of a class, method) -> line: a lock class's methods that answer a lost lease, and those
+        # that can answer a failed claim when called with no arguments (for other modules' callers).
+        self.answering_methods: dict[tuple[int, str], int] = {}
+        self.failing_methods: dict[tuple[int, str], int] = {}
+        # (call, scope, method, "path:line") of another module's lock class's method thrown away.
+        self.summarised_ignored: dict[str, list] = {"answers": [], "fails": []}
         # attribute name -> the `x.<attr> = x.register_script(...)` calls of the module (releases.py).
         self.registered: dict | None = None
         self.unawaited_lock_releases: list[tuple] = []
@@ -126,9 +132,9 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
             self._lock_class_releases()
         self.answered_calls = self._answered_by_methods()
         self.unawaited_lock_releases = self._unawaited_lock_releases()
-        self.ignored_claims = self._ignored_claim_calls()
+        self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"]
         self.untested_acquires = self._untested_acquires()
-        self.ignored_releases = self._ignored_release_calls()
+        self.ignored_releases = self._ignored_release_calls() + self.summarised_ignored["answers"]
         for release in self.answered_calls:
             release.after_failed_claim = self._after_failed_claim(release)
         for release in self.releases:
@@ -349,6 +355,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
                     grown = judge(scope, site.call, self.walker.assigned.get(id(site.call))) or grown
             if not grown:
                 break
+        self.failing_methods = {(cls_id, name): line for (cls_id, name), line in by_default.items()}
         found = []
         for site in self.walker.calls if by_default else ():
             func = site.call.func
@@ -390,6 +397,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
                         grown = True
             if not grown:
                 break
+        self.answering_methods = dict(answering)
         known = {id(r.call) for r in self.answered_calls}
         found = []
         for site in self.walker.calls if answering else ():

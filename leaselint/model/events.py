@@ -261,6 +261,9 @@ class LeaseModel:
     lock_tokens: list = field(default_factory=list)
     # (call, scope, method, line) of `self.release()` thrown away where the method answers a lost lease.
     ignored_releases: list = field(default_factory=list)
+    # "Class.method" -> ("answers", line) for a lock class's method that answers a lost lease, or
+    # ("fails", line) for one that can answer a failed claim: what other modules' callers may drop.
+    lock_answers: dict = field(default_factory=dict)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
     # Claims and blind releases no lease of the module holds, by portable key (model/keyed.py).
