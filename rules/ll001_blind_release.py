@@ -227,24 +227,16 @@ class BlindRelease(Rule):
             r = redis.Redis()
 
 
-            def run(job, token):
-                key = f"lock:{job}"
-
-                def attempt():
-                    return r.set(key, token, nx=True, ex=30)
-
-                if not retry(attempt, times=3):
-                    return False
-                try:
-                    work(job)
-                finally:
-                    r.delete(key)
-                return True
+            def nightly():
+                if r.set("lock:nightly", "1", nx=True, ex=600):
+                    run_all()
+                    r.delete("lock:nightly")
         """,
-            line=17,
+            line=9,
             column=9,
             fixed="""\
             import logging
+            import secrets
 
             import redis
 
@@ -256,49 +248,17 @@ class BlindRelease(Rule):
             r = redis.Redis()
 
 
-            def run(job, token):
-                key = f"lock:{job}"
-
-                def attempt():
-                    return r.set(key, token, nx=True, ex=30)
-
-                if not retry(attempt, times=3):
-                    return False
-                try:
-                    work(job)
-                finally:
-                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+            def nightly():
+                token = secrets.token_hex(16)
+                if r.set("lock:nightly", token, nx=True, ex=600):
+                    run_all()
+                    if not r.eval(LEASE_RELEASE_SCRIPT, 1, "lock:nightly", token):
                         logging.getLogger(__name__).warning(
-                            "lease %s expired before release; another worker may hold it", key
+                            "lease %s expired before release; another worker may hold it",
+                            "lock:nightly",
                         )
-                return True
         """,
-            applicability=Applicability.SAFE,
-        ),
-        Invalid(
-            """\
-            import redis
-
-            r = redis.Redis()
-
-
-            def run(job):
-                key = f"lock:{job}"
-
-                def attempt():
-                    return r.set(key, "1", nx=True, ex=30)
-
-                if not retry(attempt, times=3):
-                    return False
-                try:
-                    work(job)
-                finally:
-                    r.delete(key)
-                return True
-        """,
-            line=17,
-            column=9,
-            message_contains='(no automatic fix: the claim in the nested function stores no token the release can see',
+            applicability=Applicability.UNSAFE,
         ),
     ]
 

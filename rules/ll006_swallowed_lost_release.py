@@ -23,7 +23,7 @@ class SwallowedLostRelease(Rule):
     makes. The same goes for an `if` that tests the release's answer for a lost
     lease (`if not release(keys=[k], args=[t]):`) and then only passes,
     returns or logs at debug level; and a `self.release()` thrown away (in
-    `__exit__`, say) where the class's `release` returns that answer; and an
+    `__exit__`, say, or another module's `lock.release()`) where the class's `release` returns that answer; and an
     answer given a name that nothing reads (`status = release(...)`); and
     `except LockError: return` around `with r.lock(..., timeout=...)`, which
     takes the release's `LockNotOwnedError` too (no fix). Logging at info

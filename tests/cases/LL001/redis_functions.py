@@ -1443,4 +1443,84 @@ INVALID = [
     """,
         applicability=Applicability.SAFE,
     ),
+    Invalid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def run(job):
+            key = f"lock:{job}"
+
+            def attempt():
+                return r.set(key, "1", nx=True, ex=30)
+
+            if not retry(attempt, times=3):
+                return False
+            try:
+                work(job)
+            finally:
+                r.delete(key)
+            return True
+    """,
+        line=17,
+        column=9,
+        message_contains='(no automatic fix: the claim in the nested function stores no token the release can see',
+    ),
+    Invalid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def run(job, token):
+            key = f"lock:{job}"
+
+            def attempt():
+                return r.set(key, token, nx=True, ex=30)
+
+            if not retry(attempt, times=3):
+                return False
+            try:
+                work(job)
+            finally:
+                r.delete(key)
+            return True
+    """,
+        line=17,
+        column=9,
+        fixed="""\
+        import logging
+
+        import redis
+
+        LEASE_RELEASE_SCRIPT = (
+            "if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end"
+        )
+
+        r = redis.Redis()
+
+
+        def run(job, token):
+            key = f"lock:{job}"
+
+            def attempt():
+                return r.set(key, token, nx=True, ex=30)
+
+            if not retry(attempt, times=3):
+                return False
+            try:
+                work(job)
+            finally:
+                if not r.eval(LEASE_RELEASE_SCRIPT, 1, key, token):
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", key
+                    )
+            return True
+    """,
+        applicability=Applicability.SAFE,
+    ),
 ]
