@@ -13,7 +13,7 @@ import re
 import libcst as cst
 
 from leaselint.model.documents import Document, _timed
-from leaselint.model.keys import literal_string
+from leaselint.model.keys import _dict_items, literal_string
 from leaselint.model.scope import Scope
 from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite
@@ -71,7 +71,7 @@ SQL_LOCK_WORDS = ("lock", "lease", "mutex", "semaphore", "leader")
 
 def _placeholder_values(placeholders: list[str], params: cst.BaseExpression | None) -> list:
     """The argument node each placeholder takes from `params` (a tuple, list or dict literal)."""
-    named = _dict_values(params) if type(params) is cst.Dict else None
+    named = _dict_items(params) if params is not None else None
     items = [e.value for e in params.elements] if type(params) in (cst.Tuple, cst.List) else None  # type: ignore[union-attr]
     found, index = [], 0
     for placeholder in placeholders:
@@ -84,16 +84,6 @@ def _placeholder_values(placeholders: list[str], params: cst.BaseExpression | No
         else:
             name = placeholder[2:-2] if placeholder.startswith("%(") else placeholder[1:]
             found.append(named.get(name) if named is not None else None)
-    return found
-
-
-def _dict_values(node: cst.Dict) -> dict[str, cst.BaseExpression]:
-    found = {}
-    for element in node.elements:
-        if isinstance(element, cst.DictElement):
-            key = literal_string(element.key)
-            if key is not None:
-                found[key] = element.value
     return found
 
 
