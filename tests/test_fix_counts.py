@@ -69,8 +69,8 @@ FOUND = [
 ]
 # What --fix leaves: the lock class, moved down by the lines the fixes add.
 LEFT = [
-    f"a.py:41:47: LL002 The holder token of lease `self.key` {CONSTANT}",
-    f"a.py:44:9: LL001 `delete` releases lease `self.key` {BLIND}",
+    f"a.py:47:47: LL002 The holder token of lease `self.key` {CONSTANT}",
+    f"a.py:50:9: LL001 `delete` releases lease `self.key` {BLIND}",
 ]
 HIDDEN = "2 hidden fixes can be enabled with `--unsafe-fixes`"
 SHOW_FIXES = ["Fixed 3 errors:", "- a.py:", "    2 × LL001 (blind-release)", "    1 × LL002 (fixed-token)", ""]
