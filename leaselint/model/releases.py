@@ -75,9 +75,7 @@ class ReleasesMixin:
         if site is None:
             return None
         claims = [
-            c
-            for c in (*self.claims, *self.paired_claims)
-            if c.scope is release.scope and c.key_shape == release.key_shape and not c.answer_unknown
+            c for c in self._claims_of(release.scope, release.key_shape) if not c.answer_unknown
         ] or self._claiming_calls(release)
         for guard, in_body in zip(site.guards, site.in_body) if claims else ():
             test = guard.test
@@ -91,6 +89,18 @@ class ReleasesMixin:
                 if (failed and in_body) or (not failed and not in_body):
                     return guard
         return self._after_early_exit(release, claims)
+
+    def _claims_of(self, scope, key_shape) -> list[Claim]:
+        """The claims and paired claims of one function and key shape, in order: an index made once
+        (again if claims were added since)."""
+        size = (len(self.claims), len(self.paired_claims))
+        known = getattr(self, "_claims_index", None)
+        if known is None or known[0] != size:
+            index: dict = {}
+            for c in (*self.claims, *self.paired_claims):
+                index.setdefault((id(c.scope), c.key_shape), []).append(c)
+            known = self._claims_index = (size, index)
+        return known[1].get((id(scope), key_shape), [])
 
     def lost_swallows(self) -> list[cst.ExceptHandler]:
         """`except ConditionalCheckFailedException: pass` around a checked release of a store that
@@ -198,9 +208,7 @@ class ReleasesMixin:
                 return None  # the answer is read elsewhere too (returned, counted)
             results.append(name)
         wanted = {"".join(lost_when.format(result=result).split()) for result in results}
-        for test, scope in self.walker.branch_tests:
-            if scope is not release.scope:
-                continue
+        for test, scope in self.walker.branch_tests_of(release.scope):
             node = self.walker.if_tests.get(id(test))
             if node is None or "".join(self.resolver.code(test).split()) not in wanted:
                 continue
