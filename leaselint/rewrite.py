@@ -283,6 +283,10 @@ class LeaseFixer:
                     found.add(item.evaluated_value)
         return found
 
+    def _taken(self, scope) -> _Taken:
+        """The names a new local of `scope` must not take: its own, its enclosing scopes', the module's."""
+        return _Taken(scope, self.model.module_names)
+
     def _claim_returns_token(self, claim: Claim) -> tuple[list[Edit], bool]:
         """The claim stores a fresh token and its function returns it on success, None on failure;
         and whether the token is new (not a value the caller passed in)."""
@@ -294,7 +298,7 @@ class LeaseFixer:
         if isinstance(value, cst.Name) and not self._weak(claim):
             token = value.value
         else:
-            token = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            token = _unique("token", self._taken(scope), "lease_token")
             made = self._fresh_for(claim) if self._weak(claim) else self._text(value)
             edits += [self._insert_before(claim.statement, f"{token} = {made}"), self._replace(value, token)]
         returns = [node for node in nodes(scope.node.body, trivia=False) if type(node) is cst.Return]
@@ -336,7 +340,7 @@ class LeaseFixer:
             raise NoFix("the release function takes *args, **kwargs or keyword-only arguments: pass the token by hand")
         if any(p.default is not None for p in params.params):
             raise NoFix("the release function has parameters with defaults: pass the token by hand")
-        if name in scope.all_names():
+        if name in _Taken(scope):
             raise NoFix(f"the release function already binds `{name}`: pass the token by hand")
         last = [*params.posonly_params, *params.params]
         if last:
@@ -386,10 +390,10 @@ class LeaseFixer:
                 if type(target) is cst.Name:
                     return target.value, []
             if type(small) is cst.Expr and small.value is answer:
-                name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+                name = _unique("token", self._taken(scope), "lease_token")
                 return name, [self._replace(statement, f"{name} = {self._text(answer)}")]
         if isinstance(statement, (cst.If, cst.While)) and type(statement) is cst.If:
-            name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            name = _unique("token", self._taken(scope), "lease_token")
             return name, [
                 self._insert_before(statement, f"{name} = {awaited}{self._text(call)}"),
                 self._replace(answer, name),
@@ -500,7 +504,7 @@ class LeaseFixer:
         then never match)."""
         cls = release.scope.cls
         sent = stores.commands(release.store)
-        events = {id(c.call) for c in claims} | {id(r.call) for lease in self.model.leases for r in lease.releases}
+        events = {id(c.call) for c in claims} | self._leased_releases
         for node in nodes(cls.node, trivia=False):  # type: ignore[union-attr]
             if type(node) is not cst.Call or id(node) in events or not isinstance(node.func, cst.Attribute):
                 continue
@@ -528,7 +532,7 @@ class LeaseFixer:
             made = self._text(value)
         else:
             made = self._fresh_for(claim)
-        taken = claim.scope.all_names() | self.model.module_names
+        taken = self._taken(claim.scope)
         name = _unique("token", taken, "lease_token")
         edits = [self._insert_before(claim.statement, f"{name} = {made}"), self._replace(value, name)]
         return name, edits, made != self._text(value)
@@ -561,7 +565,7 @@ class LeaseFixer:
                 if isinstance(target, (cst.Name, cst.Attribute)):  # `ok = ...`, `self._acquired = ...`
                     return [self._after(statement, f"if {self._text(target)}:\n{indent}{step}{line}")]
             if isinstance(small, cst.Return) and small.value is not None and self._answer(small.value, claim):
-                taken = claim.scope.all_names() | self.model.module_names
+                taken = self._taken(claim.scope)
                 name = _unique("claimed", taken, "lease_claimed")
                 start, _ = self._range(small)
                 value_start, _ = self._range(small.value)
@@ -688,12 +692,11 @@ class LeaseFixer:
         it, orders it by the clock): a claim value that is an expiry time or an owner checked elsewhere."""
         store = lease.claims[0].store
         methods = {spec.method for spec in store.reads} | set(store.value_reads)
-        checks = {id(r.check.read.call) for r in self.model.releases if r.check is not None}
+        checks = self._checked_reads
         resolver = self.model.resolver
-        for node, scope in self.model.value_reads:
+        for node, scope in self._value_reads_in.get(id(cls), ()):
             if (
-                scope.cls is not cls
-                or scope.parent is None
+                scope.parent is None
                 or id(node) in checks
                 or node.func.attr.value not in methods
                 or resolver.shape(node.args[0].value, scope) != lease.key_shape
@@ -706,6 +709,26 @@ class LeaseFixer:
                     f"line {line} reads the stored value back and {how}, and a fresh token there would change "
                     "what it reads"
                 )
+
+    @cached_property
+    def _checked_reads(self) -> set[int]:
+        return {id(r.check.read.call) for r in self.model.releases if r.check is not None}
+
+    @cached_property
+    def _value_reads_in(self) -> dict[int, list]:
+        """The model's value reads by the id of their scope's class (None's for functions), in order."""
+        index: dict[int, list] = {}
+        for node, scope in self.model.value_reads:
+            index.setdefault(id(scope.cls), []).append((node, scope))
+        return index
+
+    @cached_property
+    def _destructors(self) -> list:
+        return [scope for scope in self.model.scopes if scope.cls is not None and scope.name == "__del__"]
+
+    @cached_property
+    def _leased_releases(self) -> set[int]:
+        return {id(r.call) for lease in self.model.leases for r in lease.releases}
 
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
         values = self.model.resolver.self_attr_values(attr, claim.scope)
@@ -733,7 +756,7 @@ class LeaseFixer:
         return Token(name, edits, applicability, new_token=True)
 
     def _fresh_local(self, release: Release) -> str:
-        taken = release.scope.all_names() | self.model.module_names
+        taken = self._taken(release.scope)
         return _unique("token", taken, "lease_token")
 
     def _fresh_attribute(self, release: Release) -> str:
@@ -841,7 +864,7 @@ class LeaseFixer:
         report = self.warning(LOST_MESSAGE, (key,), inner)
         options = dict(store.release_options)
         if form == "memcached":
-            taken = release.scope.all_names() | self.model.module_names
+            taken = self._taken(release.scope)
             names = dict(stored=_unique("stored", taken, "lease_value"), cas=_unique("cas_id", taken, "lease_cas"))
             fill = dict(receiver=receiver, key=key, token=token, **names)
             gets = options["gets"].format(**fill).replace(" = ", f" = {awaited}", 1)
@@ -1549,7 +1572,7 @@ class LeaseFixer:
         body = handler.body
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the handler's body is on its line")
-        if any(scope.name == "__del__" and contains(scope.node, handler) for scope in self.model.scopes if scope.cls is not None):
+        if any(contains(scope.node, handler) for scope in self._destructors):
             raise NoFix(
                 "a destructor also runs for a lock never acquired, and at exit, where logging may be gone: "
                 "release the lease where its work ends (`close()`, `__exit__`) and report `LockNotOwnedError` there"
@@ -1919,7 +1942,21 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _unique(preferred: str, taken: set[str], base: str) -> str:
+class _Taken:
+    """`scope.all_names()` (and `more`) asked one name at a time: no copy of the module's names per question."""
+
+    def __init__(self, scope, more: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        self.scopes = []
+        while scope is not None:
+            self.scopes.append(scope)
+            scope = scope.parent
+        self.more = more
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.more or any(name in s.bindings or name in s.params for s in self.scopes)
+
+
+def _unique(preferred: str, taken: set[str] | _Taken, base: str) -> str:
     if preferred not in taken:
         return preferred
     if base not in taken:
