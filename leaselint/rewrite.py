@@ -106,6 +106,10 @@ class LeaseFixer:
         # (lease, release) ids -> the Token, or the NoFix saying why there is none: LL001's fix and
         # LL002/LL003's (which rewrite the same release) ask for the same one.
         self._tokens: dict[tuple[int, int], Token | NoFix] = {}
+        # lease id -> what its claims and its releases say to _fits_client.
+        self._lease_facts: dict[int, tuple] = {}
+        # (lease id, "claims" or "releases") -> those events by function and by class (_lease_index).
+        self._lease_events: dict[tuple[int, str], tuple] = {}
 
     @cached_property
     def text(self) -> str:
@@ -169,9 +173,10 @@ class LeaseFixer:
         return found
 
     def _token_for(self, lease: Lease, release: Release) -> Token:
-        same_function = [c for c in lease.claims if c.scope is release.scope]
+        by_scope, by_class = self._lease_index(lease, "claims")
+        same_function = by_scope.get(id(release.scope), [])
         cls = release.scope.cls
-        same_class = [c for c in lease.claims if cls is not None and c.scope.cls is cls and c.scope.self_name]
+        same_class = [c for c in by_class.get(id(cls), ()) if c.scope.self_name] if cls is not None else []
         if same_function:
             return self._local_token(same_function, release)
         if same_class and release.scope.self_name:
@@ -180,6 +185,20 @@ class LeaseFixer:
         if inner:
             return self._enclosing_token(inner, release)
         return self._passed_token(lease, release)
+
+    def _lease_index(self, lease: Lease, which: str) -> tuple[dict[int, list], dict[int, list]]:
+        """The lease's claims or releases (`which`) by the id of their function and of its class, in
+        order: made once per lease."""
+        known = self._lease_events.get((id(lease), which))
+        if known is None:
+            by_scope: dict[int, list] = {}
+            by_class: dict[int, list] = {}
+            for event in getattr(lease, which):
+                by_scope.setdefault(id(event.scope), []).append(event)
+                if event.scope.cls is not None:
+                    by_class.setdefault(id(event.scope.cls), []).append(event)
+            known = self._lease_events[(id(lease), which)] = (by_scope, by_class)
+        return known
 
     def _enclosing_token(self, claims: list[Claim], release: Release) -> Token:
         """A claim in a function nested in the release's (a retried inner closure) that stores a token
@@ -649,23 +668,20 @@ class LeaseFixer:
         """The fix writes the API of the claim's store (the first event's): not for a client made by a
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
-        for event in events:
-            why = event.no_fix or getattr(getattr(event, "spec", None), "no_fix", "")
-            if why:
-                raise NoFix(why)
-        inside = [event for event in events if event.via is not None]
-        if inside:
-            # A release made elsewhere is what to change first: say so before a claim made elsewhere.
-            event = next((e for e in inside if not isinstance(e, Claim)), inside[0])
-            if isinstance(event, Claim):
-                raise NoFix(f"the claim is made inside {event.via}")
-            raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
         other = events[0].store.other_api
-        for event in events if other is not None else ():
-            if event.client_call is not None:
-                maker = dotted(event.client_call.func).split(".")[-1]
-                if maker in other[0]:
-                    raise NoFix(other[1].format(maker=maker))
+        _unfit(other, _client_facts(events, other))
+
+    def _fits_lease(self, lease: Lease, tail: list | None = None) -> None:
+        """`_fits_client([*lease.claims, *tail])` (tail: the lease's releases by default), what the
+        claims and the releases say worked out once per lease: a lease of many functions gets a fix at
+        each of its events."""
+        if not lease.claims:
+            return self._fits_client(lease.releases if tail is None else tail)
+        other = lease.claims[0].store.other_api
+        known = self._lease_facts.get(id(lease))
+        if known is None:
+            known = self._lease_facts[id(lease)] = (_client_facts(lease.claims, other), _client_facts(lease.releases, other))
+        _unfit(other, known[0], known[1] if tail is None else _client_facts(tail, other))
 
     def _not_overwritten(self, lease: Lease, release: Release | None = None, claim: Claim | None = None) -> None:
         """No fix compares with a token that a write of the key, in reach of the release (or of the
@@ -767,7 +783,7 @@ class LeaseFixer:
     def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
         self._not_overwritten(lease, claim=claim)
-        self._fits_client([*lease.claims, *lease.releases])
+        self._fits_lease(lease)
         self._value_kept(lease, claim.scope.cls)
         origin = self.model.claim_origin(claim)
         if (
@@ -783,13 +799,11 @@ class LeaseFixer:
             return Fix("Make the token fresh where it is made: `secrets.token_hex(16)`", in_order(edits), Applicability.UNSAFE)
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
-        releases = [
-            r
-            for r in lease.releases
-            if not r.deliberate
-            and r.after_failed_claim is None
-            and (r.scope is claim.scope or (r.scope.cls is not None and r.scope.cls is claim.scope.cls))
-        ]
+        by_scope, by_class = self._lease_index(lease, "releases")
+        # In the claim's function, or in a method of its class.
+        cls = claim.scope.cls
+        near = by_class.get(id(cls), []) if cls is not None else by_scope.get(id(claim.scope), [])
+        releases = [r for r in near if not r.deliberate and r.after_failed_claim is None]
         if not releases and _module_function(claim.scope):
             # A claim function and release functions: the token is returned and passed (LL001's fix).
             releases = [
@@ -1045,7 +1059,7 @@ class LeaseFixer:
         `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
         """
         self._not_overwritten(lease, release=release)
-        self._fits_client([*lease.claims, release])
+        self._fits_lease(lease, [release])
         if release.watched_callback:
             return self._queue_after_multi(release)
         if release.other_keys:
@@ -1379,7 +1393,7 @@ class LeaseFixer:
             raise NoFix(renewal.no_fix)
         if not store.checked_extend:
             raise NoFix(store.no_checked_extend or f"{store.name} has no compare-and-extend in one server step")
-        self._fits_client([*lease.claims, renewal])
+        self._fits_lease(lease, [renewal])
         extra = [a for a in renewal.call.args if a.value is not renewal.key and a.value is not renewal.ttl]
         if extra:
             raise NoFix("the renewal passes options of its own (`nx`, `xx`, `gt`, `lt`): extend with a token check by hand")
@@ -1940,6 +1954,39 @@ def _identity_token(text: str) -> str:
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _client_facts(events, other) -> tuple:
+    """What `_fits_client` asks of events: the first reason given for no fix, the first event made
+    inside another function, the first such that is no claim, and the first maker of the other API."""
+    why = next((w for w in (e.no_fix or getattr(getattr(e, "spec", None), "no_fix", "") for e in events) if w), "")
+    inside = next((e for e in events if e.via is not None), None)
+    not_claim = next((e for e in events if e.via is not None and not isinstance(e, Claim)), None)
+    maker = None
+    for event in events if other is not None else ():
+        if event.client_call is not None:
+            name = dotted(event.client_call.func).split(".")[-1]
+            if name in other[0]:
+                maker = name
+                break
+    return why, inside, not_claim, maker
+
+
+def _unfit(other, *parts: tuple) -> None:
+    """Raise NoFix for the events whose facts (`_client_facts`) are `parts`, in order, if the fix does not fit."""
+    for why, _, _, _ in parts:
+        if why:
+            raise NoFix(why)
+    inside = [part[1] for part in parts if part[1] is not None]
+    if inside:
+        # A release made elsewhere is what to change first: say so before a claim made elsewhere.
+        event = next((part[2] for part in parts if part[2] is not None), inside[0])
+        if isinstance(event, Claim):
+            raise NoFix(f"the claim is made inside {event.via}")
+        raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
+    for _, _, _, maker in parts if other is not None else ():
+        if maker is not None:
+            raise NoFix(other[1].format(maker=maker))
 
 
 class _Taken:
