@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -43,6 +44,7 @@ FIELD_SCRIPT_TEXT = (
     "    \"return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end\"\n"
     ")"
 )
+_WORD = re.compile(r"\w+")
 LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
 LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold it"
 
@@ -110,6 +112,8 @@ class LeaseFixer:
         self._lease_facts: dict[int, tuple] = {}
         # (lease id, "claims" or "releases") -> those events by function and by class (_lease_index).
         self._lease_events: dict[tuple[int, str], tuple] = {}
+        # lease id -> the shapes of its weak claim values (_weak_check).
+        self._weak_values: dict[int, set] = {}
 
     @cached_property
     def text(self) -> str:
@@ -186,6 +190,24 @@ class LeaseFixer:
             return self._enclosing_token(inner, release)
         return self._passed_token(lease, release)
 
+    def _inner_scopes(self, scope) -> list:
+        """The functions defined inside `scope`, at any depth."""
+        found, stack = [], list(self._children.get(id(scope), ()))
+        while stack:
+            inner = stack.pop()
+            found.append(inner)
+            stack.extend(self._children.get(id(inner), ()))
+        return found
+
+    @cached_property
+    def _children(self) -> dict[int, list]:
+        """Scope id -> the scopes whose parent it is."""
+        children: dict[int, list] = {}
+        for scope in self.model.scopes:
+            if scope.parent is not None:
+                children.setdefault(id(scope.parent), []).append(scope)
+        return children
+
     def _lease_index(self, lease: Lease, which: str) -> tuple[dict[int, list], dict[int, list]]:
         """The lease's claims or releases (`which`) by the id of their function and of its class, in
         order: made once per lease."""
@@ -253,7 +275,7 @@ class LeaseFixer:
         calls = {id(call.func) for call, _ in self.model.origins.name_calls.get(name, [])}
         # Each use is a word of the code: when the calls and one `def` are all of them, none is
         # another kind of use (a name in a string or comment only sends this to the walk below).
-        if len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", self.model.positions.code)) == len(calls) + 1:
+        if self._word_count(name) == len(calls) + 1:
             return
         for node in self._uses.get(name, ()):
             if type(node) is cst.Attribute or id(node) not in calls:
@@ -261,6 +283,17 @@ class LeaseFixer:
                 raise NoFix(
                     f"`{name}` is used at line {line} other than by a call the fix can hand the token to"
                 )
+
+    def _word_count(self, name: str) -> int:
+        """How often `name` stands as a word of the code (no word character either side)."""
+        if not _WORD.fullmatch(name):
+            return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", self.model.positions.code))
+        return self._words[name]
+
+    @cached_property
+    def _words(self) -> Counter:
+        """The code's words, counted once (a count per function asked was a search of the whole text)."""
+        return Counter(_WORD.findall(self.model.positions.code))
 
     @cached_property
     def _uses(self) -> dict[str, list]:
@@ -321,7 +354,7 @@ class LeaseFixer:
             made = self._fresh_for(claim) if self._weak(claim) else self._text(value)
             edits += [self._insert_before(claim.statement, f"{token} = {made}"), self._replace(value, token)]
         returns = [node for node in nodes(scope.node.body, trivia=False) if type(node) is cst.Return]
-        if any(contains(inner.body, r) for inner in self.model.scopes if inner is not scope and scope.encloses(inner) for r in returns):
+        if any(contains(inner.body, r) for inner in self._inner_scopes(scope) for r in returns):
             raise NoFix("a function inside the claim function returns: return the token from the claim by hand")
         answered = False
         for node in returns:
@@ -709,14 +742,8 @@ class LeaseFixer:
         store = lease.claims[0].store
         methods = {spec.method for spec in store.reads} | set(store.value_reads)
         checks = self._checked_reads
-        resolver = self.model.resolver
-        for node, scope in self._value_reads_in.get(id(cls), ()):
-            if (
-                scope.parent is None
-                or id(node) in checks
-                or node.func.attr.value not in methods
-                or resolver.shape(node.args[0].value, scope) != lease.key_shape
-            ):
+        for node, scope in self._value_reads_by_shape.get((id(cls), lease.key_shape), ()):
+            if id(node) in checks or node.func.attr.value not in methods:
                 continue
             how = _interprets(scope.node, node)
             if how is not None:
@@ -731,11 +758,14 @@ class LeaseFixer:
         return {id(r.check.read.call) for r in self.model.releases if r.check is not None}
 
     @cached_property
-    def _value_reads_in(self) -> dict[int, list]:
-        """The model's value reads by the id of their scope's class (None's for functions), in order."""
-        index: dict[int, list] = {}
+    def _value_reads_by_shape(self) -> dict[tuple, list]:
+        """The value reads of functions by the id of their class (None's for module functions) and
+        the shape of the key they read, in order."""
+        index: dict[tuple, list] = {}
+        resolver = self.model.resolver
         for node, scope in self.model.value_reads:
-            index.setdefault(id(scope.cls), []).append((node, scope))
+            if scope.parent is not None:
+                index.setdefault((id(scope.cls), resolver.shape(node.args[0].value, scope)), []).append((node, scope))
         return index
 
     @cached_property
@@ -1226,14 +1256,16 @@ class LeaseFixer:
     def _weak_check(self, lease: Lease, release: Release) -> bool:
         """The client-side check compares with a value as weak as the claim's (the same constant)."""
         check = release.check
-        for claim in lease.claims:
-            if claim.value is not None and check is not None and check.token is not None:
-                same = self.model.resolver.shape(check.token, release.scope) == self.model.resolver.shape(
-                    claim.value, claim.scope
-                )
-                if same and self._weak(claim):
-                    return True
-        return False
+        if check is None or check.token is None:
+            return False
+        weak = self._weak_values.get(id(lease))
+        if weak is None:
+            # The shapes of the lease's weak claim values, worked out once per lease.
+            resolver = self.model.resolver
+            weak = self._weak_values[id(lease)] = {
+                resolver.shape(claim.value, claim.scope) for claim in lease.claims if claim.value is not None and self._weak(claim)
+            }
+        return self.model.resolver.shape(check.token, release.scope) in weak
 
     def drop_release(self, release: Release) -> Fix:
         """A delete after a failed claim frees the other holder's claim: it goes (a `pass` keeps the block)."""
