@@ -64,6 +64,19 @@ class _NotOldValue:
 _NOT_OLD_VALUE = _NotOldValue()
 
 
+def _indexed(classifier, name: str, key) -> dict:
+    """The classifier's list `name` by `key`, in order: made once (again if the list changed)."""
+    items = getattr(classifier, name)
+    indexes = classifier.__dict__.setdefault("_indexes", {})
+    known = indexes.get(name)
+    if known is None or known[0] is not items or known[1] != len(items):
+        index: dict = {}
+        for item in items:
+            index.setdefault(key(item), []).append(item)
+        known = indexes[name] = (items, len(items), index)
+    return known[2]
+
+
 class ReleasesMixin:
     """The Classifier's part that tells these (see classify.py)."""
 
@@ -237,11 +250,10 @@ class ReleasesMixin:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
         if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
             return False
-        for kind, site in self.transaction_calls:
+        for kind, site in _indexed(self, "transaction_calls", lambda pair: id(pair[1].scope)).get(id(release.scope), ()):
             receiver = site.call.func.value  # type: ignore[union-attr]
             if (
                 kind == wanted
-                and site.scope is release.scope
                 and isinstance(receiver, cst.Name)
                 and receiver.value == release.receiver.value
                 and self.positions[site.call].start.line <= release.start.line
@@ -253,13 +265,9 @@ class ReleasesMixin:
         """A read of the same key compared in the client before the release (or after a GETDEL)."""
         if release.spec.returns_value:
             return self._check_of(release)
-        for read in self.reads:
-            if (
-                read.scope is release.scope
-                and read.receiver_shape == release.receiver_shape
-                and read.key_shape == release.key_shape
-                and read.start <= release.start
-            ):
+        reads = _indexed(self, "reads", lambda read: (id(read.scope), read.receiver_shape, read.key_shape))
+        for read in reads.get((id(release.scope), release.receiver_shape, release.key_shape), ()):
+            if read.start <= release.start:
                 check = self._check_of(read)
                 if check is not None:
                     return check
