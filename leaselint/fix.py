@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right, insort
+
 from leaselint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
 from leaselint.source import LineIndex
 
@@ -21,22 +23,50 @@ def apply_fixes(text: str, fixes: list[Fix], newline: str = "\n") -> tuple[str, 
     """
     index = LineIndex(text)
     taken: list[tuple[int, int, str]] = []
+    seen: set[tuple[int, int, str]] = set()
+    placed = _Placed()
     applied: list[Fix] = []
     for fix in sorted(fixes, key=lambda f: min((e.start for e in f.edits), default=Position(0, 0))):
         spans = [(index.offset(e.start), index.offset(e.end), _newlines(e, newline)) for e in fix.edits]
         if not spans or not _well_formed(spans):
             continue
-        fresh = [span for span in spans if span not in taken]
-        if any(_overlaps(span, other) for span in fresh for other in taken):
+        fresh = [span for span in spans if span not in seen]
+        if any(placed.clashes(span) for span in fresh):
             continue
         taken.extend(fresh)
+        seen.update(fresh)
+        for span in fresh:
+            placed.add(span)
         applied.append(fix)
-    out = text
-    # From the end backwards, so earlier offsets stay valid; insertions at one point keep their order.
-    order = sorted(range(len(taken)), key=lambda i: (taken[i][0], taken[i][1], i), reverse=True)
+    # In text order; insertions at one point keep their order.
+    order = sorted(range(len(taken)), key=lambda i: (taken[i][0], taken[i][1], i))
+    parts, done = [], 0
     for start, end, content in (taken[i] for i in order):
-        out = out[:start] + content + out[end:]
-    return out, applied
+        parts.append(text[done:start])
+        parts.append(content)
+        done = end
+    parts.append(text[done:])
+    return "".join(parts), applied
+
+
+class _Placed:
+    """The spans taken, by start: they never overlap, so their ends rise with their starts too, and
+    the spans a new one can overlap are the few just before its end."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int]] = []
+
+    def clashes(self, span: tuple[int, int, str]) -> bool:
+        spans = self.spans
+        i = bisect_right(spans, (span[1], span[1]))
+        while i > 0 and spans[i - 1][1] >= span[0]:
+            i -= 1
+            if _overlaps(span, spans[i]):
+                return True
+        return False
+
+    def add(self, span: tuple[int, int, str]) -> None:
+        insort(self.spans, (span[0], span[1]))
 
 
 def _well_formed(spans: list[tuple[int, int, str]]) -> bool:

@@ -540,7 +540,8 @@ def _python_parse(text: str) -> ParseFailure | None:
         return ParseFailure(f"syntax error: {error}")
     except (RecursionError, MemoryError):
         raise ParseFailure(f"{TOO_DEEP}: Python's own parser gives up on it too") from None
-    if len(text) > FLAT_SAFE_TEXT:
+    # So many operands need as many `and`/`or` words: the walk only when the text holds them.
+    if len(text) > FLAT_SAFE_TEXT and text.count("or") + text.count("and") >= MAX_BOOL_OPERANDS:
         import ast
 
         for node in ast.walk(tree):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -43,6 +44,7 @@ FIELD_SCRIPT_TEXT = (
     "    \"return redis.call('hdel', KEYS[1], ARGV[1]) else return 0 end\"\n"
     ")"
 )
+_WORD = re.compile(r"\w+")
 LOST_MESSAGE = "lease %s expired before release; another worker may hold it"
 LOST_RENEWAL_MESSAGE = "lease %s expired before renewal; another worker may hold it"
 
@@ -106,6 +108,12 @@ class LeaseFixer:
         # (lease, release) ids -> the Token, or the NoFix saying why there is none: LL001's fix and
         # LL002/LL003's (which rewrite the same release) ask for the same one.
         self._tokens: dict[tuple[int, int], Token | NoFix] = {}
+        # lease id -> what its claims and its releases say to _fits_client.
+        self._lease_facts: dict[int, tuple] = {}
+        # (lease id, "claims" or "releases") -> those events by function and by class (_lease_index).
+        self._lease_events: dict[tuple[int, str], tuple] = {}
+        # lease id -> the shapes of its weak claim values (_weak_check).
+        self._weak_values: dict[int, set] = {}
 
     @cached_property
     def text(self) -> str:
@@ -169,9 +177,10 @@ class LeaseFixer:
         return found
 
     def _token_for(self, lease: Lease, release: Release) -> Token:
-        same_function = [c for c in lease.claims if c.scope is release.scope]
+        by_scope, by_class = self._lease_index(lease, "claims")
+        same_function = by_scope.get(id(release.scope), [])
         cls = release.scope.cls
-        same_class = [c for c in lease.claims if cls is not None and c.scope.cls is cls and c.scope.self_name]
+        same_class = [c for c in by_class.get(id(cls), ()) if c.scope.self_name] if cls is not None else []
         if same_function:
             return self._local_token(same_function, release)
         if same_class and release.scope.self_name:
@@ -180,6 +189,38 @@ class LeaseFixer:
         if inner:
             return self._enclosing_token(inner, release)
         return self._passed_token(lease, release)
+
+    def _inner_scopes(self, scope) -> list:
+        """The functions defined inside `scope`, at any depth."""
+        found, stack = [], list(self._children.get(id(scope), ()))
+        while stack:
+            inner = stack.pop()
+            found.append(inner)
+            stack.extend(self._children.get(id(inner), ()))
+        return found
+
+    @cached_property
+    def _children(self) -> dict[int, list]:
+        """Scope id -> the scopes whose parent it is."""
+        children: dict[int, list] = {}
+        for scope in self.model.scopes:
+            if scope.parent is not None:
+                children.setdefault(id(scope.parent), []).append(scope)
+        return children
+
+    def _lease_index(self, lease: Lease, which: str) -> tuple[dict[int, list], dict[int, list]]:
+        """The lease's claims or releases (`which`) by the id of their function and of its class, in
+        order: made once per lease."""
+        known = self._lease_events.get((id(lease), which))
+        if known is None:
+            by_scope: dict[int, list] = {}
+            by_class: dict[int, list] = {}
+            for event in getattr(lease, which):
+                by_scope.setdefault(id(event.scope), []).append(event)
+                if event.scope.cls is not None:
+                    by_class.setdefault(id(event.scope.cls), []).append(event)
+            known = self._lease_events[(id(lease), which)] = (by_scope, by_class)
+        return known
 
     def _enclosing_token(self, claims: list[Claim], release: Release) -> Token:
         """A claim in a function nested in the release's (a retried inner closure) that stores a token
@@ -234,7 +275,7 @@ class LeaseFixer:
         calls = {id(call.func) for call, _ in self.model.origins.name_calls.get(name, [])}
         # Each use is a word of the code: when the calls and one `def` are all of them, none is
         # another kind of use (a name in a string or comment only sends this to the walk below).
-        if len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", self.model.positions.code)) == len(calls) + 1:
+        if self._word_count(name) == len(calls) + 1:
             return
         for node in self._uses.get(name, ()):
             if type(node) is cst.Attribute or id(node) not in calls:
@@ -242,6 +283,17 @@ class LeaseFixer:
                 raise NoFix(
                     f"`{name}` is used at line {line} other than by a call the fix can hand the token to"
                 )
+
+    def _word_count(self, name: str) -> int:
+        """How often `name` stands as a word of the code (no word character either side)."""
+        if not _WORD.fullmatch(name):
+            return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", self.model.positions.code))
+        return self._words[name]
+
+    @cached_property
+    def _words(self) -> Counter:
+        """The code's words, counted once (a count per function asked was a search of the whole text)."""
+        return Counter(_WORD.findall(self.model.positions.code))
 
     @cached_property
     def _uses(self) -> dict[str, list]:
@@ -283,6 +335,10 @@ class LeaseFixer:
                     found.add(item.evaluated_value)
         return found
 
+    def _taken(self, scope) -> _Taken:
+        """The names a new local of `scope` must not take: its own, its enclosing scopes', the module's."""
+        return _Taken(scope, self.model.module_names)
+
     def _claim_returns_token(self, claim: Claim) -> tuple[list[Edit], bool]:
         """The claim stores a fresh token and its function returns it on success, None on failure;
         and whether the token is new (not a value the caller passed in)."""
@@ -294,11 +350,11 @@ class LeaseFixer:
         if isinstance(value, cst.Name) and not self._weak(claim):
             token = value.value
         else:
-            token = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            token = _unique("token", self._taken(scope), "lease_token")
             made = self._fresh_for(claim) if self._weak(claim) else self._text(value)
             edits += [self._insert_before(claim.statement, f"{token} = {made}"), self._replace(value, token)]
         returns = [node for node in nodes(scope.node.body, trivia=False) if type(node) is cst.Return]
-        if any(contains(inner.body, r) for inner in self.model.scopes if inner is not scope and scope.encloses(inner) for r in returns):
+        if any(contains(inner.body, r) for inner in self._inner_scopes(scope) for r in returns):
             raise NoFix("a function inside the claim function returns: return the token from the claim by hand")
         answered = False
         for node in returns:
@@ -336,7 +392,7 @@ class LeaseFixer:
             raise NoFix("the release function takes *args, **kwargs or keyword-only arguments: pass the token by hand")
         if any(p.default is not None for p in params.params):
             raise NoFix("the release function has parameters with defaults: pass the token by hand")
-        if name in scope.all_names():
+        if name in _Taken(scope):
             raise NoFix(f"the release function already binds `{name}`: pass the token by hand")
         last = [*params.posonly_params, *params.params]
         if last:
@@ -386,10 +442,10 @@ class LeaseFixer:
                 if type(target) is cst.Name:
                     return target.value, []
             if type(small) is cst.Expr and small.value is answer:
-                name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+                name = _unique("token", self._taken(scope), "lease_token")
                 return name, [self._replace(statement, f"{name} = {self._text(answer)}")]
         if isinstance(statement, (cst.If, cst.While)) and type(statement) is cst.If:
-            name = _unique("token", scope.all_names() | self.model.module_names, "lease_token")
+            name = _unique("token", self._taken(scope), "lease_token")
             return name, [
                 self._insert_before(statement, f"{name} = {awaited}{self._text(call)}"),
                 self._replace(answer, name),
@@ -500,7 +556,7 @@ class LeaseFixer:
         then never match)."""
         cls = release.scope.cls
         sent = stores.commands(release.store)
-        events = {id(c.call) for c in claims} | {id(r.call) for lease in self.model.leases for r in lease.releases}
+        events = {id(c.call) for c in claims} | self._leased_releases
         for node in nodes(cls.node, trivia=False):  # type: ignore[union-attr]
             if type(node) is not cst.Call or id(node) in events or not isinstance(node.func, cst.Attribute):
                 continue
@@ -528,7 +584,7 @@ class LeaseFixer:
             made = self._text(value)
         else:
             made = self._fresh_for(claim)
-        taken = claim.scope.all_names() | self.model.module_names
+        taken = self._taken(claim.scope)
         name = _unique("token", taken, "lease_token")
         edits = [self._insert_before(claim.statement, f"{name} = {made}"), self._replace(value, name)]
         return name, edits, made != self._text(value)
@@ -561,7 +617,7 @@ class LeaseFixer:
                 if isinstance(target, (cst.Name, cst.Attribute)):  # `ok = ...`, `self._acquired = ...`
                     return [self._after(statement, f"if {self._text(target)}:\n{indent}{step}{line}")]
             if isinstance(small, cst.Return) and small.value is not None and self._answer(small.value, claim):
-                taken = claim.scope.all_names() | self.model.module_names
+                taken = self._taken(claim.scope)
                 name = _unique("claimed", taken, "lease_claimed")
                 start, _ = self._range(small)
                 value_start, _ = self._range(small.value)
@@ -645,23 +701,20 @@ class LeaseFixer:
         """The fix writes the API of the claim's store (the first event's): not for a client made by a
         maker with another API, nor for a claim or release made inside another module's function, nor
         for a claim a transaction makes (its write is no conditional create to rewrite)."""
-        for event in events:
-            why = event.no_fix or getattr(getattr(event, "spec", None), "no_fix", "")
-            if why:
-                raise NoFix(why)
-        inside = [event for event in events if event.via is not None]
-        if inside:
-            # A release made elsewhere is what to change first: say so before a claim made elsewhere.
-            event = next((e for e in inside if not isinstance(e, Claim)), inside[0])
-            if isinstance(event, Claim):
-                raise NoFix(f"the claim is made inside {event.via}")
-            raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
         other = events[0].store.other_api
-        for event in events if other is not None else ():
-            if event.client_call is not None:
-                maker = dotted(event.client_call.func).split(".")[-1]
-                if maker in other[0]:
-                    raise NoFix(other[1].format(maker=maker))
+        _unfit(other, _client_facts(events, other))
+
+    def _fits_lease(self, lease: Lease, tail: list | None = None) -> None:
+        """`_fits_client([*lease.claims, *tail])` (tail: the lease's releases by default), what the
+        claims and the releases say worked out once per lease: a lease of many functions gets a fix at
+        each of its events."""
+        if not lease.claims:
+            return self._fits_client(lease.releases if tail is None else tail)
+        other = lease.claims[0].store.other_api
+        known = self._lease_facts.get(id(lease))
+        if known is None:
+            known = self._lease_facts[id(lease)] = (_client_facts(lease.claims, other), _client_facts(lease.releases, other))
+        _unfit(other, known[0], known[1] if tail is None else _client_facts(tail, other))
 
     def _not_overwritten(self, lease: Lease, release: Release | None = None, claim: Claim | None = None) -> None:
         """No fix compares with a token that a write of the key, in reach of the release (or of the
@@ -688,16 +741,9 @@ class LeaseFixer:
         it, orders it by the clock): a claim value that is an expiry time or an owner checked elsewhere."""
         store = lease.claims[0].store
         methods = {spec.method for spec in store.reads} | set(store.value_reads)
-        checks = {id(r.check.read.call) for r in self.model.releases if r.check is not None}
-        resolver = self.model.resolver
-        for node, scope in self.model.value_reads:
-            if (
-                scope.cls is not cls
-                or scope.parent is None
-                or id(node) in checks
-                or node.func.attr.value not in methods
-                or resolver.shape(node.args[0].value, scope) != lease.key_shape
-            ):
+        checks = self._checked_reads
+        for node, scope in self._value_reads_by_shape.get((id(cls), lease.key_shape), ()):
+            if id(node) in checks or node.func.attr.value not in methods:
                 continue
             how = _interprets(scope.node, node)
             if how is not None:
@@ -706,6 +752,29 @@ class LeaseFixer:
                     f"line {line} reads the stored value back and {how}, and a fresh token there would change "
                     "what it reads"
                 )
+
+    @cached_property
+    def _checked_reads(self) -> set[int]:
+        return {id(r.check.read.call) for r in self.model.releases if r.check is not None}
+
+    @cached_property
+    def _value_reads_by_shape(self) -> dict[tuple, list]:
+        """The value reads of functions by the id of their class (None's for module functions) and
+        the shape of the key they read, in order."""
+        index: dict[tuple, list] = {}
+        resolver = self.model.resolver
+        for node, scope in self.model.value_reads:
+            if scope.parent is not None:
+                index.setdefault((id(scope.cls), resolver.shape(node.args[0].value, scope)), []).append((node, scope))
+        return index
+
+    @cached_property
+    def _destructors(self) -> list:
+        return [scope for scope in self.model.scopes if scope.cls is not None and scope.name == "__del__"]
+
+    @cached_property
+    def _leased_releases(self) -> set[int]:
+        return {id(r.call) for lease in self.model.leases for r in lease.releases}
 
     def _made_in_init(self, claim: Claim, attr: str) -> bool:
         values = self.model.resolver.self_attr_values(attr, claim.scope)
@@ -733,7 +802,7 @@ class LeaseFixer:
         return Token(name, edits, applicability, new_token=True)
 
     def _fresh_local(self, release: Release) -> str:
-        taken = release.scope.all_names() | self.model.module_names
+        taken = self._taken(release.scope)
         return _unique("token", taken, "lease_token")
 
     def _fresh_attribute(self, release: Release) -> str:
@@ -744,7 +813,7 @@ class LeaseFixer:
     def fresh_token(self, lease: Lease, claim: Claim) -> Fix:
         """Store a fresh token at the claim and hand it to every release of the lease in reach."""
         self._not_overwritten(lease, claim=claim)
-        self._fits_client([*lease.claims, *lease.releases])
+        self._fits_lease(lease)
         self._value_kept(lease, claim.scope.cls)
         origin = self.model.claim_origin(claim)
         if (
@@ -760,13 +829,11 @@ class LeaseFixer:
             return Fix("Make the token fresh where it is made: `secrets.token_hex(16)`", in_order(edits), Applicability.UNSAFE)
         # A delete after a failed claim is another worker's key: LL001 removes it; it never gets this
         # attempt's token (which the key cannot hold).
-        releases = [
-            r
-            for r in lease.releases
-            if not r.deliberate
-            and r.after_failed_claim is None
-            and (r.scope is claim.scope or (r.scope.cls is not None and r.scope.cls is claim.scope.cls))
-        ]
+        by_scope, by_class = self._lease_index(lease, "releases")
+        # In the claim's function, or in a method of its class.
+        cls = claim.scope.cls
+        near = by_class.get(id(cls), []) if cls is not None else by_scope.get(id(claim.scope), [])
+        releases = [r for r in near if not r.deliberate and r.after_failed_claim is None]
         if not releases and _module_function(claim.scope):
             # A claim function and release functions: the token is returned and passed (LL001's fix).
             releases = [
@@ -841,7 +908,7 @@ class LeaseFixer:
         report = self.warning(LOST_MESSAGE, (key,), inner)
         options = dict(store.release_options)
         if form == "memcached":
-            taken = release.scope.all_names() | self.model.module_names
+            taken = self._taken(release.scope)
             names = dict(stored=_unique("stored", taken, "lease_value"), cas=_unique("cas_id", taken, "lease_cas"))
             fill = dict(receiver=receiver, key=key, token=token, **names)
             gets = options["gets"].format(**fill).replace(" = ", f" = {awaited}", 1)
@@ -1022,7 +1089,7 @@ class LeaseFixer:
         `replace` is a statement to replace whole (the `if get(k) == token:` around the release).
         """
         self._not_overwritten(lease, release=release)
-        self._fits_client([*lease.claims, release])
+        self._fits_lease(lease, [release])
         if release.watched_callback:
             return self._queue_after_multi(release)
         if release.other_keys:
@@ -1189,14 +1256,16 @@ class LeaseFixer:
     def _weak_check(self, lease: Lease, release: Release) -> bool:
         """The client-side check compares with a value as weak as the claim's (the same constant)."""
         check = release.check
-        for claim in lease.claims:
-            if claim.value is not None and check is not None and check.token is not None:
-                same = self.model.resolver.shape(check.token, release.scope) == self.model.resolver.shape(
-                    claim.value, claim.scope
-                )
-                if same and self._weak(claim):
-                    return True
-        return False
+        if check is None or check.token is None:
+            return False
+        weak = self._weak_values.get(id(lease))
+        if weak is None:
+            # The shapes of the lease's weak claim values, worked out once per lease.
+            resolver = self.model.resolver
+            weak = self._weak_values[id(lease)] = {
+                resolver.shape(claim.value, claim.scope) for claim in lease.claims if claim.value is not None and self._weak(claim)
+            }
+        return self.model.resolver.shape(check.token, release.scope) in weak
 
     def drop_release(self, release: Release) -> Fix:
         """A delete after a failed claim frees the other holder's claim: it goes (a `pass` keeps the block)."""
@@ -1356,7 +1425,7 @@ class LeaseFixer:
             raise NoFix(renewal.no_fix)
         if not store.checked_extend:
             raise NoFix(store.no_checked_extend or f"{store.name} has no compare-and-extend in one server step")
-        self._fits_client([*lease.claims, renewal])
+        self._fits_lease(lease, [renewal])
         extra = [a for a in renewal.call.args if a.value is not renewal.key and a.value is not renewal.ttl]
         if extra:
             raise NoFix("the renewal passes options of its own (`nx`, `xx`, `gt`, `lt`): extend with a token check by hand")
@@ -1549,7 +1618,7 @@ class LeaseFixer:
         body = handler.body
         if not isinstance(body, cst.IndentedBlock):
             raise NoFix("the handler's body is on its line")
-        if any(scope.name == "__del__" and contains(scope.node, handler) for scope in self.model.scopes if scope.cls is not None):
+        if any(contains(scope.node, handler) for scope in self._destructors):
             raise NoFix(
                 "a destructor also runs for a lock never acquired, and at exit, where logging may be gone: "
                 "release the lease where its work ends (`close()`, `__exit__`) and report `LockNotOwnedError` there"
@@ -1919,7 +1988,54 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _unique(preferred: str, taken: set[str], base: str) -> str:
+def _client_facts(events, other) -> tuple:
+    """What `_fits_client` asks of events: the first reason given for no fix, the first event made
+    inside another function, the first such that is no claim, and the first maker of the other API."""
+    why = next((w for w in (e.no_fix or getattr(getattr(e, "spec", None), "no_fix", "") for e in events) if w), "")
+    inside = next((e for e in events if e.via is not None), None)
+    not_claim = next((e for e in events if e.via is not None and not isinstance(e, Claim)), None)
+    maker = None
+    for event in events if other is not None else ():
+        if event.client_call is not None:
+            name = dotted(event.client_call.func).split(".")[-1]
+            if name in other[0]:
+                maker = name
+                break
+    return why, inside, not_claim, maker
+
+
+def _unfit(other, *parts: tuple) -> None:
+    """Raise NoFix for the events whose facts (`_client_facts`) are `parts`, in order, if the fix does not fit."""
+    for why, _, _, _ in parts:
+        if why:
+            raise NoFix(why)
+    inside = [part[1] for part in parts if part[1] is not None]
+    if inside:
+        # A release made elsewhere is what to change first: say so before a claim made elsewhere.
+        event = next((part[2] for part in parts if part[2] is not None), inside[0])
+        if isinstance(event, Claim):
+            raise NoFix(f"the claim is made inside {event.via}")
+        raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
+    for _, _, _, maker in parts if other is not None else ():
+        if maker is not None:
+            raise NoFix(other[1].format(maker=maker))
+
+
+class _Taken:
+    """`scope.all_names()` (and `more`) asked one name at a time: no copy of the module's names per question."""
+
+    def __init__(self, scope, more: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        self.scopes = []
+        while scope is not None:
+            self.scopes.append(scope)
+            scope = scope.parent
+        self.more = more
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.more or any(name in s.bindings or name in s.params for s in self.scopes)
+
+
+def _unique(preferred: str, taken: set[str] | _Taken, base: str) -> str:
     if preferred not in taken:
         return preferred
     if base not in taken:

@@ -361,9 +361,7 @@ class ClaimsMixin:
 
     def _decides(self, call: cst.Call, scope: Scope, result_name: str | None) -> bool:
         """An `if` or `while` of the claim's function tests the claim or the name of its answer."""
-        return any(
-            where is scope and contains_call_or_name(test, call, result_name) for test, where in self.walker.branch_tests
-        )
+        return any(contains_call_or_name(test, call, result_name) for test, _ in self.walker.branch_tests_of(scope))
 
     def spread(self, call: cst.Call, scope: Scope | None) -> cst.Call:
         """The call with its `**args` written out, where `args` is a dict literal bound once with
@@ -633,8 +631,8 @@ class ClaimsMixin:
         name = self.walker.assigned.get(id(call))
         if name is not None and contains_call_or_name(write.value, None, name):  # type: ignore[arg-type]
             return None  # `set(key, int(old) + 1)` updates the value it read
-        for test, scope in self.walker.branch_tests:
-            if scope is not write.scope or not contains_call_or_name(test, call, name):
+        for test, scope in self.walker.branch_tests_of(write.scope):
+            if not contains_call_or_name(test, call, name):
                 continue
             branch = self.walker.if_tests.get(id(test))
             polarity = _polarity(test, call, name)
@@ -692,8 +690,8 @@ class ClaimsMixin:
             if name is not None and write.value is not None and contains_call_or_name(write.value, None, name):
                 continue
             exists = call.func.attr.value in write.store.absence_reads  # type: ignore[union-attr]
-            for test, scope in self.walker.branch_tests:
-                if scope is write.scope and contains_call_or_name(test, call, name):
+            for test, scope in self.walker.branch_tests_of(write.scope):
+                if contains_call_or_name(test, call, name):
                     if not (exists or _absence_test(test, call, name)):
                         continue
                     branch = self.walker.if_tests.get(id(test))

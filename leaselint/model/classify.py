@@ -13,6 +13,7 @@ from leaselint.model.claims import ClaimsMixin
 from leaselint.model.events import Claim, Expire, LockObject, Read, Release, Write
 from leaselint.model.keys import free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
+from leaselint.model.pairing import Called
 from leaselint.model.recognition import RecognitionMixin
 from leaselint.model.releases import ReleasesMixin
 from leaselint.model.sql_rows import SqlMixin
@@ -83,7 +84,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         # Receiver id, or (scope id, receiver name) -> the methods called on it (see _only_asked).
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
-        self.called: dict[int, set[str]] = {}
+        self.called: dict[int, set[str]] = Called()
 
     def _calls(self, scope: Scope, name: str) -> None:
         while scope is not None:

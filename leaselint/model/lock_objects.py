@@ -239,18 +239,17 @@ class LockObjectsMixin:
     def lock_key_deletes(self, leases: list[Lease]) -> list[Release]:
         """Blind deletes of a key that a lock object of this module stands on."""
         leased = {id(r) for lease in leases for r in lease.releases}
+        locks: dict[tuple, list[LockObject]] = {}
+        for lock in self.locks:
+            if lock.key_shape is not None:
+                locks.setdefault((lock.receiver_shape, lock.key_shape), []).append(lock)
         return [
             r
             for r in self.releases
             if not r.checked
             and not r.deliberate
             and id(r) not in leased
-            and any(
-                (lock.receiver_shape, lock.key_shape) == (r.receiver_shape, r.key_shape)
-                and one_life(lock.scope, r.scope, self.called)
-                for lock in self.locks
-                if lock.key_shape is not None
-            )
+            and any(one_life(lock.scope, r.scope, self.called) for lock in locks.get((r.receiver_shape, r.key_shape), ()))
         ]
 
     def _constructed_lock(self, call: cst.Call, scope: Scope) -> None:

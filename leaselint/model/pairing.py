@@ -77,13 +77,14 @@ def pair(
         ):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
+    writes_of, expiries_of = _Nearby(writes), _Nearby(expiries)
     for lease in paired:
         _check_document_conditions(lease)
         for release in lease.releases:
             if release.deliberate == "name" and any(claim.scope is release.scope for claim in lease.claims):
                 # `release_stale_locks()` that claims its own guard key first: its own lease, not a forced one.
                 release.deliberate = ""
-        for write in writes:
+        for write in writes_of.near(lease):
             if write.receiver_shape == lease.receiver_shape and extends(write.key_shape, lease.key_shape):
                 if any(_near(write, claim) for claim in lease.claims):
                     lease.side_writes.append(write)
@@ -96,7 +97,7 @@ def pair(
                     lease.renewals.append(write)
         # A hash field's lease also ends with its hash (`hsetnx(h, f, v)`, then `expire(h, 30)`).
         hashed = lease.key_shape[1] if type(lease.key_shape) is tuple and lease.key_shape[:1] == ("hash",) else None
-        for expire in expiries:
+        for expire in expiries_of.shaped(lease.receiver_shape, lease.key_shape, hashed):
             if expire.receiver_shape == lease.receiver_shape and (
                 expire.key_shape == lease.key_shape or (hashed is not None and expire.key_shape == hashed)
             ):
@@ -105,6 +106,38 @@ def pair(
                 elif any(expire.scope is c.scope and c.start <= expire.start for c in lease.claims):
                     lease.expiries.append(expire)
     return paired
+
+
+class _Nearby:
+    """Writes or expiries by function, by class and by (client, key) shape, so that a lease looks
+    only at those that can be its own; each list keeps the events' order."""
+
+    def __init__(self, events: list) -> None:
+        self.events = events
+        self.by_scope: dict[int, list[int]] = {}
+        self.by_class: dict[int, list[int]] = {}
+        self.by_shape: dict[tuple, list[int]] = {}
+        for i, event in enumerate(events):
+            self.by_scope.setdefault(id(event.scope), []).append(i)
+            if event.scope.cls is not None:
+                self.by_class.setdefault(id(event.scope.cls), []).append(i)
+            self.by_shape.setdefault((event.receiver_shape, event.key_shape), []).append(i)
+
+    def near(self, lease: Lease) -> list:
+        """The events in a function or class of the lease's claims, or of the lease's shape."""
+        found = set(self.by_shape.get((lease.receiver_shape, lease.key_shape), ()))
+        for claim in lease.claims:
+            found.update(self.by_scope.get(id(claim.scope), ()))
+            if claim.scope.cls is not None:
+                found.update(self.by_class.get(id(claim.scope.cls), ()))
+        return [self.events[i] for i in sorted(found)]
+
+    def shaped(self, receiver_shape, key_shape, other_key=None) -> list:
+        """The events of the client and of the key shape (or of `other_key`)."""
+        found = set(self.by_shape.get((receiver_shape, key_shape), ()))
+        if other_key is not None:
+            found.update(self.by_shape.get((receiver_shape, other_key), ()))
+        return [self.events[i] for i in sorted(found)]
 
 
 def leasable(claim: Claim, counted: set) -> bool:
@@ -214,7 +247,27 @@ def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bo
         return True
     if released.name in called.get(id(claimed), ()) or claimed.name in called.get(id(released), ()):
         return True
+    if isinstance(called, Called):
+        return called.together(claimed.name, released.name)
     return any(claimed.name in names and released.name in names for names in called.values())
+
+
+class Called(dict):
+    """scope id -> the names of the functions it (or a function inside it) calls, with an index by
+    name, made when first asked (the classifier fills it before pairing asks)."""
+
+    def together(self, one: str, other: str) -> bool:
+        """Some scope calls both names."""
+        index = self.__dict__.get("callers")
+        if index is None:
+            index = self.__dict__["callers"] = {}
+            for scope, names in self.items():
+                for name in names:
+                    index.setdefault(name, set()).add(scope)
+        first, second = index.get(one), index.get(other)
+        if not first or not second:
+            return False
+        return not (first.isdisjoint(second) if len(first) <= len(second) else second.isdisjoint(first))
 
 
 def _lock_key_outside_tests(claim: Claim, release: Release) -> bool:

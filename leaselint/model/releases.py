@@ -64,6 +64,19 @@ class _NotOldValue:
 _NOT_OLD_VALUE = _NotOldValue()
 
 
+def _indexed(classifier, name: str, key) -> dict:
+    """The classifier's list `name` by `key`, in order: made once (again if the list changed)."""
+    items = getattr(classifier, name)
+    indexes = classifier.__dict__.setdefault("_indexes", {})
+    known = indexes.get(name)
+    if known is None or known[0] is not items or known[1] != len(items):
+        index: dict = {}
+        for item in items:
+            index.setdefault(key(item), []).append(item)
+        known = indexes[name] = (items, len(items), index)
+    return known[2]
+
+
 class ReleasesMixin:
     """The Classifier's part that tells these (see classify.py)."""
 
@@ -75,9 +88,7 @@ class ReleasesMixin:
         if site is None:
             return None
         claims = [
-            c
-            for c in (*self.claims, *self.paired_claims)
-            if c.scope is release.scope and c.key_shape == release.key_shape and not c.answer_unknown
+            c for c in self._claims_of(release.scope, release.key_shape) if not c.answer_unknown
         ] or self._claiming_calls(release)
         for guard, in_body in zip(site.guards, site.in_body) if claims else ():
             test = guard.test
@@ -91,6 +102,18 @@ class ReleasesMixin:
                 if (failed and in_body) or (not failed and not in_body):
                     return guard
         return self._after_early_exit(release, claims)
+
+    def _claims_of(self, scope, key_shape) -> list[Claim]:
+        """The claims and paired claims of one function and key shape, in order: an index made once
+        (again if claims were added since)."""
+        size = (len(self.claims), len(self.paired_claims))
+        known = getattr(self, "_claims_index", None)
+        if known is None or known[0] != size:
+            index: dict = {}
+            for c in (*self.claims, *self.paired_claims):
+                index.setdefault((id(c.scope), c.key_shape), []).append(c)
+            known = self._claims_index = (size, index)
+        return known[1].get((id(scope), key_shape), [])
 
     def lost_swallows(self) -> list[cst.ExceptHandler]:
         """`except ConditionalCheckFailedException: pass` around a checked release of a store that
@@ -198,9 +221,7 @@ class ReleasesMixin:
                 return None  # the answer is read elsewhere too (returned, counted)
             results.append(name)
         wanted = {"".join(lost_when.format(result=result).split()) for result in results}
-        for test, scope in self.walker.branch_tests:
-            if scope is not release.scope:
-                continue
+        for test, scope in self.walker.branch_tests_of(release.scope):
             node = self.walker.if_tests.get(id(test))
             if node is None or "".join(self.resolver.code(test).split()) not in wanted:
                 continue
@@ -229,11 +250,10 @@ class ReleasesMixin:
         """The release comes after `multi()` (or `watch()`) on the same pipeline, in the same function."""
         if not release.in_pipeline or not isinstance(release.receiver, cst.Name):
             return False
-        for kind, site in self.transaction_calls:
+        for kind, site in _indexed(self, "transaction_calls", lambda pair: id(pair[1].scope)).get(id(release.scope), ()):
             receiver = site.call.func.value  # type: ignore[union-attr]
             if (
                 kind == wanted
-                and site.scope is release.scope
                 and isinstance(receiver, cst.Name)
                 and receiver.value == release.receiver.value
                 and self.positions[site.call].start.line <= release.start.line
@@ -245,13 +265,9 @@ class ReleasesMixin:
         """A read of the same key compared in the client before the release (or after a GETDEL)."""
         if release.spec.returns_value:
             return self._check_of(release)
-        for read in self.reads:
-            if (
-                read.scope is release.scope
-                and read.receiver_shape == release.receiver_shape
-                and read.key_shape == release.key_shape
-                and read.start <= release.start
-            ):
+        reads = _indexed(self, "reads", lambda read: (id(read.scope), read.receiver_shape, read.key_shape))
+        for read in reads.get((id(release.scope), release.receiver_shape, release.key_shape), ()):
+            if read.start <= release.start:
                 check = self._check_of(read)
                 if check is not None:
                     return check

@@ -90,6 +90,15 @@ class Walker(cst.CSTVisitor):
         # (scope id, name) of names used as a `with` item (`with lock:`).
         self.with_names: set[tuple[int, str]] = set()
 
+    def branch_tests_of(self, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
+        """The branch tests of one scope, in order: an index made on first use, after the walk."""
+        index = self.__dict__.get("_branch_tests_by_scope")
+        if index is None:
+            index = self._branch_tests_by_scope = {}
+            for test, where in self.branch_tests:
+                index.setdefault(id(where), []).append((test, where))
+        return index.get(id(scope), [])
+
     def bound(self, name: str) -> int:
         """How many times `name` is bound, in every scope: assignments, parameters, definitions, imports."""
         count = sum(len(scope.bindings.get(name, ())) + scope.params.count(name) for scope in self.scopes)
