@@ -221,6 +221,7 @@ def _settings_part(settings: Settings) -> list:
             sorted(settings.ignore),
             settings.release,
             settings.line_length,
+            settings.max_file_size,
             sorted(settings.fixable) if settings.fixable is not None else None,
             sorted(settings.unfixable),
             settings.project,

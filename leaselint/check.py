@@ -10,7 +10,6 @@ from collections import Counter
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
 from leaselint.fix import apply_fixes, applicable, chained
 from leaselint.parsing import (
-    MAX_CHECK_BYTES,
     NO_ROUND_TRIP,
     TOO_DEEP,
     DEEP_RECURSION_LIMIT,
@@ -309,7 +308,7 @@ def lint_bytes(
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc))]
         return result, None
-    if len(data) > MAX_CHECK_BYTES:
+    if settings.max_file_size and len(data) > settings.max_file_size:
         return _lint_oversized(source, path, settings), source
     try:
         if look and not worth_parsing(source.text):
@@ -320,8 +319,9 @@ def lint_bytes(
 
 
 def _lint_oversized(source: SourceText, path: str, settings: Settings) -> FileResult:
-    """A file past MAX_CHECK_BYTES: CPython's parser says whether it parses (in seconds), and the
-    file is reported as too large only when its bytes could hold a finding."""
+    """A file past `max-file-size`: CPython's parser says whether it parses (in seconds; a syntax
+    error is LL000), and a file whose bytes could hold a finding is left unchecked, said in
+    `result.unchecked` (a warning, not a finding)."""
     from leaselint.prefilter import may_hold_findings
 
     result = FileResult(path=path, original_text=source.text)
@@ -331,11 +331,16 @@ def _lint_oversized(source: SourceText, path: str, settings: Settings) -> FileRe
         failure = exc
     data = source.raw if source.raw is not None else source.encode(source.text)
     if failure is None and may_hold_findings(data, settings.enabled(UNUSED_NOQA)):
-        size, limit = len(data) / 1024 / 1024, MAX_CHECK_BYTES // 1024 // 1024
-        failure = ParseFailure(f"too large to check: {size:.1f} MiB, past the {limit} MiB leaselint parses")
+        result.unchecked = unchecked(len(data), settings.max_file_size)
     if failure is not None and settings.enabled(UNPARSABLE):
         result.diagnostics = [unparsable(str(failure), failure.line, failure.column)]
     return result
+
+
+def unchecked(size: int, limit: int) -> str:
+    """Why a file of `size` bytes was not checked."""
+    mib = 1024 * 1024
+    return f"not checked: {size / mib:.1f} MiB, past max-file-size ({limit / mib:g} MiB)"
 
 
 def lint_file(path: str, settings: Settings) -> tuple[FileResult, SourceText | None]:

@@ -72,6 +72,9 @@ SERVER_EPILOG = (
 @click.option("--show-fixes", is_flag=True, help="With --fix, list what was fixed per file and rule.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are left.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed a file, even if nothing is left.")
+@click.option(
+    "--exit-non-zero-on-unchecked", is_flag=True, help="Exit 1 when a file past --max-file-size was left unchecked."
+)
 @click.option("--select", metavar="CODES", help="Comma-separated rule codes or prefixes to run, replacing the configuration's (ALL: every rule).")
 @click.option("--extend-select", metavar="CODES", help="Comma-separated rule codes to run in addition.")
 @click.option("--ignore", metavar="CODES", help="Comma-separated rule codes to skip.")
@@ -86,6 +89,12 @@ SERVER_EPILOG = (
     "--line-length",
     type=click.IntRange(1, 320),
     help="The longest line a fix writes (default: the configuration's, else Ruff's or Black's, else 88).",
+)
+@click.option(
+    "--max-file-size",
+    metavar="MIB",
+    type=click.IntRange(min=0),
+    help="Check files up to MIB mebibytes, warn about larger ones (default: the configuration's, else 4; 0: no limit).",
 )
 @click.option("--config", "config_path", metavar="PATH", help="Read [tool.leaselint] from PATH instead of looking for pyproject.toml.")
 @click.option("--isolated", is_flag=True, help="Read no configuration file.")
@@ -227,6 +236,7 @@ def _settings(flags: dict) -> Settings:
             force_exclude=flags["force_exclude"],
             release=flags["release"],
             line_length=flags["line_length"],
+            max_file_size=flags["max_file_size"],
         )
         settings = settings_for_run(
             cli,
@@ -266,6 +276,7 @@ def _run(files: list[str], settings: Settings, flags: dict, out: TextIO) -> int:
     internal = False
     for result, source in lint_paths(files, settings, **_run_options(flags)):
         internal |= _internal_errors(result)
+        _warn_unchecked(result)
         if result.fixed_text is not None and source is not None:
             if flags["diff"]:
                 diffs.append(_unified(result))
@@ -325,11 +336,18 @@ def _exit_code(results: list[FileResult], flags: dict, changed: bool | None = No
         return EXIT_CLEAN
     remaining = any(r.diagnostics for r in results)
     fixed = any(r.fixed_count for r in results)
+    unchecked = flags["exit_non_zero_on_unchecked"] and any(r.unchecked for r in results)
     if changed is not None:
-        return EXIT_FINDINGS if changed else EXIT_CLEAN
-    if remaining or (flags["exit_non_zero_on_fix"] and fixed):
+        return EXIT_FINDINGS if changed or unchecked else EXIT_CLEAN
+    if remaining or unchecked or (flags["exit_non_zero_on_fix"] and fixed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _warn_unchecked(result: FileResult) -> None:
+    """A file past max-file-size: a warning (as Ruff warns on stderr), not a finding."""
+    if result.unchecked:
+        click.echo(f"leaselint: warning: {result.path}: {result.unchecked}; raise max-file-size to check it", err=True)
 
 
 def _internal_errors(result: FileResult) -> bool:
@@ -355,6 +373,7 @@ def _run_stdin(settings: Settings, flags: dict, out: TextIO) -> int:
         return EXIT_CLEAN
     result, source = lint_bytes(data, name, settings.for_file(name))
     internal = _internal_errors(result)
+    _warn_unchecked(result)
     if fixing:
         fixed = source.encode(result.fixed_text) if source is not None and result.fixed_text is not None else data
         stdout.write(fixed)
@@ -379,6 +398,7 @@ def _run_add_noqa(files: list[str], settings: Settings, flags: dict) -> int:
     internal = False
     for result, source in lint_paths(files, settings, **_run_options(flags)):
         internal |= _internal_errors(result)
+        _warn_unchecked(result)
         findings = [d for d in result.diagnostics if d.code not in NOT_NOQA]
         if source is None or not findings:
             continue

@@ -39,9 +39,11 @@ class Layer(Frozen):
     force_exclude: bool | None
     release: str | None
     line_length: int | None
+    # MiB; 0: no limit.
+    max_file_size: int | None
     _fields = (
         "select", "ignore", "extend_select", "fixable", "unfixable", "exclude", "extend_exclude",
-        "per_file_ignores", "respect_gitignore", "force_exclude", "release", "line_length",
+        "per_file_ignores", "respect_gitignore", "force_exclude", "release", "line_length", "max_file_size",
     )
 
     def __init__(
@@ -58,6 +60,7 @@ class Layer(Frozen):
         force_exclude: bool | None = None,
         release: str | None = None,
         line_length: int | None = None,
+        max_file_size: int | None = None,
     ) -> None:
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -71,6 +74,7 @@ class Layer(Frozen):
         _set(self, "force_exclude", force_exclude)
         _set(self, "release", release)
         _set(self, "line_length", line_length)
+        _set(self, "max_file_size", max_file_size)
 
 
 def _codes_list(value, where: str) -> tuple[str, ...]:
@@ -105,6 +109,12 @@ def _line_length(value, where: str) -> int:
     return value
 
 
+def _max_file_size(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{where}: expected a whole number of MiB, 0 for no limit, got {_shown(value)}")
+    return value
+
+
 def _per_file_ignores(value, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: expected a table of glob = [rule codes], got {_shown(value)}")
@@ -125,6 +135,7 @@ KEYS = {
     "force-exclude": ("force_exclude", _flag),
     "release": ("release", _release),
     "line-length": ("line_length", _line_length),
+    "max-file-size": ("max_file_size", _max_file_size),
 }
 
 
@@ -252,7 +263,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
     A layer's `select` replaces the selection so far, `extend-select` adds to it and `ignore` takes away.
     """
     from leaselint.rules import CODES
-    from leaselint.settings import Settings
+    from leaselint.settings import MAX_FILE_SIZE_MIB, Settings
 
     selected = set(CODES) - OPT_IN
     fixable = set(CODES)
@@ -260,6 +271,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
     extend_exclude: tuple[str, ...] = ()
     per_file: list[tuple[str, frozenset[str]]] = []
     respect_gitignore, force_exclude, release, line_length = True, False, "lua", LINE_LENGTH
+    max_file_size = MAX_FILE_SIZE_MIB
     for layer in layers:
         if layer.select is not None:
             selected = expand(layer.select)
@@ -279,6 +291,8 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
             release = layer.release
         if layer.line_length is not None:
             line_length = layer.line_length
+        if layer.max_file_size is not None:
+            max_file_size = layer.max_file_size
     return Settings(
         select=frozenset(selected),
         fix=fix,
@@ -292,6 +306,7 @@ def resolve(layers: list[Layer], root: str, fix: bool = False, unsafe_fixes: boo
         force_exclude=force_exclude,
         root=root,
         line_length=line_length,
+        max_file_size=max_file_size * 1024 * 1024,
     )
 
 

@@ -218,6 +218,8 @@ class FileResult(Record):
         # fix, and how many more --unsafe-fixes would: counted when the settings ask (count_fixes).
         self.fixable: dict[str, int] | None = None
         self.hidden = 0
+        # Why the file was not checked (past max-file-size), or None: a warning, not a finding.
+        self.unchecked: str | None = None
 
     @property
     def fixed_count(self) -> int:

@@ -34,9 +34,6 @@ FLAT_SAFE_TEXT = 1_000_000
 MAX_BOOL_OPERANDS = 100_000
 TOO_DEEP = "too deeply nested to check"
 NO_ROUND_TRIP = " (no automatic fix: libcst does not reproduce this file's text exactly)"
-# libcst and the lease model take some 20 s and 300 MB a megabyte: past this, only CPython's parser
-# and the prefilter look at a file.
-MAX_CHECK_BYTES = 4 * 1024 * 1024
 
 
 class ParseFailure(Exception):

@@ -105,7 +105,7 @@ def _run(todo: list, results: list, cache, jobs: int | None) -> None:
         result, source = done
         if cache is not None and key is not None and result.passed_over:
             cache.put(key + _skipped(path), [])
-        elif cache is not None and key is not None and not result.internal_errors:
+        elif cache is not None and key is not None and not result.internal_errors and result.unchecked is None:
             cache.put(key + SUMMARY, result.summary or ((), (), ()))
             if result.fixed_text is None:
                 cache.put(key, result.diagnostics)

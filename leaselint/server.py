@@ -203,6 +203,8 @@ def make_server():
             result = checker.check(uri, text)
             for error in getattr(result, "internal_errors", ()):
                 log(f"internal error in {_path(uri)}: {error}")
+            if getattr(result, "unchecked", None):
+                log(f"{_path(uri)}: {result.unchecked}")
             diagnostics = lsp_diagnostics(text, result)
         except Exception as error:  # the server keeps serving
             log(f"cannot check {_path(uri)}: {type(error).__name__}: {error}")

@@ -205,16 +205,65 @@ def _ten_megabytes(tail: str = "") -> bytes:
     return data
 
 
+UNCHECKED = "leaselint: warning: leasy.py: not checked: 10.1 MiB, past max-file-size (4 MiB); raise max-file-size to check it\n"
+
+
 def test_10_megabyte_file(tree):
-    """Past the size leaselint parses: CPython's parser and the prefilter decide, in seconds."""
+    """Past max-file-size: CPython's parser and the prefilter decide, in seconds. A file that could
+    hold a finding gets a warning, not a finding, unless --exit-non-zero-on-unchecked asks."""
     plain = _ten_megabytes()
     (tree / "data.py").write_bytes(plain)
     proc = leaselint("data.py", "lease.py", cwd=tree)
     assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ""
     assert [line[: len(LEASE_FINDING)] for line in lines(proc)] == [LEASE_FINDING]
 
-    check_reported(tree, "leasy.py", _ten_megabytes(LEASE), "too large to check: 10.1 MiB")
+    (tree / "leasy.py").write_bytes(_ten_megabytes(LEASE))
+    proc = leaselint("leasy.py", cwd=tree)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "All checks passed!\n", UNCHECKED)
+    proc = leaselint("--exit-non-zero-on-unchecked", "leasy.py", cwd=tree)
+    assert (proc.returncode, proc.stderr) == (1, UNCHECKED)
+    proc = leaselint("--exit-zero", "--exit-non-zero-on-unchecked", "leasy.py", cwd=tree)
+    assert proc.returncode == 0
+
     check_reported(tree, "broken.py", _ten_megabytes()[:-3], "syntax error: '[' was never closed")
+
+
+def test_max_file_size_is_settable(tree):
+    """`--max-file-size` and `max-file-size` move the limit (MiB; 0: none); the command line wins."""
+    padding = "# " + "x" * 1000 + "\n"
+    (tree / "lease.py").write_text(padding * 1100 + LEASE)  # 1.1 MB
+    warning = "leaselint: warning: lease.py: not checked: 1.1 MiB, past max-file-size (1 MiB)"
+    finding = "lease.py:1112:13: LL001 "
+
+    proc = leaselint("--isolated", "--max-file-size", "1", "lease.py", cwd=tree)
+    assert (proc.returncode, lines(proc)) == (0, [])
+    assert proc.stderr.startswith(warning), proc.stderr
+    for limit in ("2", "0"):
+        proc = leaselint("--isolated", "--max-file-size", limit, "lease.py", cwd=tree)
+        assert proc.returncode == 1 and proc.stderr == "", proc.stderr
+        assert [line[: len(finding)] for line in lines(proc)] == [finding]
+
+    (tree / "pyproject.toml").write_text("[tool.leaselint]\nmax-file-size = 1\n")
+    proc = leaselint("lease.py", cwd=tree)
+    assert (proc.returncode, lines(proc)) == (0, [])
+    assert proc.stderr.startswith(warning), proc.stderr
+    proc = leaselint("--max-file-size", "0", "lease.py", cwd=tree)
+    assert [line[: len(finding)] for line in lines(proc)] == [finding]
+
+    # With a cache, every run warns again: an unchecked file is never remembered as clean.
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-m", "leaselint", "--cache-dir", str(tree / "cache"), "lease.py"],
+            cwd=tree, capture_output=True, text=True, timeout=120,
+        )
+        assert (proc.returncode, proc.stdout) == (0, "All checks passed!\n")
+        assert proc.stderr.startswith(warning), proc.stderr
+
+    (tree / "pyproject.toml").write_text('[tool.leaselint]\nmax-file-size = "4MB"\n')
+    proc = leaselint("lease.py", cwd=tree)
+    assert proc.returncode == 2
+    assert "max-file-size: expected a whole number of MiB, 0 for no limit, got '4MB' (a string)" in proc.stderr
 
 
 # ------------------------------------------------------------------------------- nesting
