@@ -489,10 +489,24 @@ class LeaseFixer:
         return Token(name, [self._replace(values[0], made)], Applicability.UNSAFE, new_token=True)
 
     def _lease_releases(self, claims: list[Claim]) -> list[Release]:
+        leases = [self._lease_of[id(c)] for c in claims if id(c) in self._lease_of]
+        if not leases:
+            return []
+        lease = min(leases, key=lambda lease: self._lease_order[id(lease)])
+        return [r for r in lease.releases if r.scope is claims[0].scope]
+
+    @cached_property
+    def _lease_of(self) -> dict[int, Lease]:
+        """Claim id -> the first lease that holds the claim."""
+        found: dict[int, Lease] = {}
         for lease in self.model.leases:
-            if any(c in lease.claims for c in claims):
-                return [r for r in lease.releases if r.scope is claims[0].scope]
-        return []
+            for claim in lease.claims:
+                found.setdefault(id(claim), lease)
+        return found
+
+    @cached_property
+    def _lease_order(self) -> dict[int, int]:
+        return {id(lease): k for k, lease in enumerate(self.model.leases)}
 
     def _attribute_token(self, claims: list[Claim], release: Release) -> Token:
         """The token on the object, for a claim and a release in different methods of one class.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 import libcst as cst
 
@@ -57,6 +58,12 @@ def pair(
             model = claim.document.model if claim.document is not None else None
             if model and lease not in by_model.get(model, []):
                 by_model.setdefault(model, []).append(lease)
+    # id(lease) -> id(scope) -> its claims there: a release's own function's claims are asked first.
+    in_scope: dict[int, dict[int, list[Claim]]] = {}
+    for lease in leases.values():
+        scopes = in_scope[id(lease)] = {}
+        for claim in lease.claims:
+            scopes.setdefault(id(claim.scope), []).append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape))
         if release.document is not None and release.document.instance:
@@ -67,13 +74,12 @@ def pair(
             # `get_lock(name)` and `unlock(lock)`: the caller's key, whatever each parameter is called.
             found = by_parameter.get(_parameter_ident(release) or (), [])
             lease = found[0] if len(found) == 1 else None
-        if lease is None or (
-            _passes_through(release) and not (_namespaced(release) and any(c.scope is release.scope for c in lease.claims))
-        ):
+        beside = in_scope[id(lease)].get(id(release.scope), []) if lease is not None else []
+        if lease is None or (_passes_through(release) and not (_namespaced(release) and beside)):
             continue
         if any(
             _paired(claim, release, line_of) and (one_life(claim.scope, release.scope, called) or _lock_key_outside_tests(claim, release))
-            for claim in lease.claims
+            for claim in chain(beside, lease.claims)
         ):
             lease.releases.append(release)
     paired = [lease for lease in leases.values() if lease.releases]
@@ -81,7 +87,7 @@ def pair(
     for lease in paired:
         _check_document_conditions(lease)
         for release in lease.releases:
-            if release.deliberate == "name" and any(claim.scope is release.scope for claim in lease.claims):
+            if release.deliberate == "name" and id(release.scope) in in_scope[id(lease)]:
                 # `release_stale_locks()` that claims its own guard key first: its own lease, not a forced one.
                 release.deliberate = ""
         for write in writes_of.near(lease):

@@ -430,6 +430,9 @@ class Walker(cst.CSTVisitor):
             self.compared_calls[id(node)] = self.comparisons[-1]
         if type(node.func) is cst.Name and not self.failing:
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
+            if self.statements:
+                # Its top-level statement, for lazy positions (a fix of a helper pair asks for its calls).
+                self.owner[id(node)] = self.statements[0][0]
             if self.statements and script_object_call(node):
                 self.name_sites.append(self._site(node))
             elif self.statements and node.func.value in self.imports:
