@@ -508,3 +508,20 @@ def helper_tree(work: Path, files: int, seed: int) -> Path:
             path.write_text(plain_module(rng), encoding="utf-8")
     (root / ".floor-files").write_text("".join(f"{p.relative_to(root)}\n" for p in candidates))
     return root
+
+
+def dense_module(rng: random.Random, size: int) -> str:
+    """One lease-dense module of about `size` bytes: the shapes of (c) in turn, with a filler block
+    after every fourth, under one header of imports and clients."""
+    n = Names(rng)
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        shape = _filler if len(parts) % 5 == 4 else rng.choice(SHAPES)
+        part = textwrap.dedent(shape(n)).strip() + "\n\n\n"
+        parts.append(part)
+        total += len(part)
+    header = f'"""Generated lease-dense module for leaselint\'s benchmark ({len(parts)} blocks)."""\n'
+    imports = "\n".join(sorted(n.imports))
+    setup = "\n".join(n.setup[k] for k in sorted(n.setup))
+    return f"{header}\n{imports}\n\n{setup}\n\n\n" + "".join(parts).rstrip("\n") + "\n"

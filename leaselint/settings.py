@@ -6,8 +6,8 @@ from leaselint.diagnostics import Frozen
 from leaselint.paths import is_test_path, matches
 
 _set = object.__setattr__
-# The largest file leaselint parses, by default: libcst and the lease model take some 7 s and 0.8 GB
-# a megabyte (three times the time and 1.4 GB with the fix counts of the default report). Past it,
+# The largest file leaselint parses, by default: libcst and the lease model take some 7 s and 0.75 GB
+# a megabyte of lease-dense code (24 s and 1.3 GB with the fix counts of the default report). Past it,
 # CPython's parser still checks the file's syntax; the rest is left with a warning.
 MAX_FILE_SIZE_MIB = 4
 
