@@ -165,10 +165,10 @@ def _checked_release_words() -> set[bytes]:
         for spec in store.releases:
             if not spec.self_evident:
                 continue
-            if spec.command:
+            if spec.script is not None:
+                found.add(b"ARGV")  # `execute_command("EVAL", script, ...)` too: `eval` is in too many texts
+            elif spec.command:
                 found.update(word.encode() for command in spec.command for word in (command, command.lower()))
-            elif spec.script is not None:
-                found.add(b"ARGV")
             elif spec.form == "call":
                 found.add(spec.method.encode())
     return found

@@ -689,9 +689,9 @@ SQL = Store(
     no_checked_release=SQL_NO_FIX,
     claim_patterns=(
         (b"INSERT", _SQL_LOCK_TABLE),
-        (b"insert", _SQL_LOCK_TABLE),
+        (b"insert into", _SQL_LOCK_TABLE),
         (b"INSERT", _SQL_HOLDER_COLUMN),
-        (b"insert", _SQL_HOLDER_COLUMN),
+        (b"insert into", _SQL_HOLDER_COLUMN),
     ),
 )
 
