@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from leaselint.model import stores
-from leaselint.model.lock_names import names_lock
+from leaselint.model.lock_names import LOCK_CLASS_WORDS, names_lock
 
 # Words too common to decide alone.
 ADD, LOCK_METHOD = b".add(", b".lock("
@@ -259,7 +259,7 @@ def _self_release(data: bytes, lower: bytes) -> bool:
     """`self.release()` in a text that names a lock, lease, mutex or semaphore: a lock class's own
     release, whose answer a caller may drop."""
     return (b"self.release(" in data or b"self.unlock(" in data) and any(
-        word in lower for word in (b"lock", b"lease", b"mutex", b"semaphore")
+        word.encode() in lower for word in LOCK_CLASS_WORDS
     )
 
 
