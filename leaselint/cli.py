@@ -50,7 +50,8 @@ def use_color(stream: TextIO, no_color: bool) -> bool:
 
 SERVER_EPILOG = (
     "Editors: `leaselint server` (or the `leaselint-server` command) runs the language server over "
-    "stdio; `--stdio` is accepted. A folder named `server` is linted as `./server` or `server/`."
+    "stdio; `--stdio` is accepted. A folder named `server` is linted as `./server` or `server/`. "
+    "At run time: `leaselint trace -- COMMAND` (or `pytest --leases`) reports the lease bugs a run exercises."
 )
 
 
@@ -172,6 +173,9 @@ def run() -> NoReturn:
     if sys.argv[1:2] == ["server"]:
         # Always the language server, even beside a folder named `server` (lint that as `./server`).
         server_command.main(sys.argv[2:], prog_name="leaselint server")
+    if sys.argv[1:2] == ["trace"]:
+        # Like `server`: a folder named `trace` is linted as `./trace`.
+        trace_command.main(sys.argv[2:], prog_name="leaselint trace")
     try:
         main()
         code = EXIT_CLEAN
@@ -204,6 +208,44 @@ def server_command(stdio: bool) -> None:
 
     serve()
     sys.exit(EXIT_CLEAN)
+
+
+@click.command(
+    "trace",
+    context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option("--root", metavar="DIR", default=".", show_default=True, help="The project's own code: files under DIR outside site-packages.")
+@click.option("--output-format", type=click.Choice(["full", "concise", "json", "sarif", "github", "gitlab", "junit"]), default="full", show_default=True)
+@click.option("--output-file", metavar="PATH", help="Write the report to PATH instead of standard output.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 when the command succeeded, even with findings.")
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+def trace_command(root: str, output_format: str, output_file: str | None, exit_zero: bool, command: tuple[str, ...]) -> None:
+    """Run COMMAND (after `--`) and report the lease bugs its Python processes exercise.
+
+    Exit code: the command's own when it failed, else 1 when a lease bug was seen, else 0;
+    2 when the command could not be started.
+    """
+    from leaselint.runtime import output, trace
+
+    try:
+        code, findings = trace.run(list(command), root)
+    except OSError as error:
+        click.echo(f"leaselint trace: cannot run {command[0]!r}: {error}", err=True)
+        sys.exit(EXIT_ERROR)
+    out = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    try:
+        if output_format in ("full", "concise"):
+            for line in output.lines(findings, root):
+                out.write(line + "\n")
+            out.write(f"{len(findings)} lease bug{'s' if len(findings) != 1 else ''} seen at run time\n")
+        else:
+            output.write(findings, out, output_format, root)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if code:
+        sys.exit(code)
+    sys.exit(EXIT_CLEAN if exit_zero or not findings else EXIT_FINDINGS)
 
 
 def run_server() -> NoReturn:

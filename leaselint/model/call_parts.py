@@ -8,6 +8,13 @@ from functools import lru_cache
 
 import libcst as cst
 
+from leaselint.lua import (  # noqa: F401 (read by claims and releases)
+    DELETES,
+    compares_argument,
+    lua_claim,
+    lua_plain,
+    lua_read_then_write,
+)
 from leaselint.model import stores
 from leaselint.model.events import Claim, Event
 from leaselint.model.keys import literal_string
@@ -283,93 +290,6 @@ def _last_name(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Attribute):
         return node.attr.value
     return ""
-
-
-_DELETES = re.compile(r"""call\(\s*['"](?:del|unlink|hdel)['"]""", re.IGNORECASE)
-# A conditional create in Lua: `redis.call('set', KEYS[1], ARGV[n], 'NX', ...)` or `setnx`.
-_LUA_SET = re.compile(
-    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*ARGV\[(\d+)\]([^)]*)\)""", re.IGNORECASE
-)
-_LUA_LIFETIME = re.compile(r"""['"](?:ex|px|exat|pxat)['"]""", re.IGNORECASE)
-_LUA_EXPIRE = re.compile(r"""call\(\s*['"]p?expire(?:at)?['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
-
-
-_LUA_SET_LITERAL = re.compile(
-    r"""call\(\s*['"](set|setnx)['"]\s*,\s*KEYS\[1\]\s*,\s*(?:'[^']*'|"[^"]*"|\d+)\s*([^)]*)\)""", re.IGNORECASE
-)
-
-
-# A read of KEYS[1] that says whether it is there, and a write of it that stores ARGV[n].
-_LUA_READ = re.compile(r"""call\(\s*['"](?:exists|get|hget|hmget|hexists)['"]\s*,\s*KEYS\[1\]""", re.IGNORECASE)
-_LUA_WRITE = re.compile(
-    r"""call\(\s*['"](set|hset|hmset)['"]\s*,\s*KEYS\[1\]\s*,(?:\s*['"][^'"]*['"]\s*,)?\s*ARGV\[(\d+)\]""",
-    re.IGNORECASE,
-)
-# The branch the write stands in runs when the read found nothing.
-_LUA_ABSENT = re.compile(r"""\bif\s+not\b|==\s*0\b|==\s*false\b|==\s*nil\b|~=\s*1\b""", re.IGNORECASE)
-
-
-def lua_read_then_write(script: str) -> bool:
-    """The script claims by reading KEYS[1] and writing it when absent (no SET NX): what it answers
-    on success is the script's own choice (nothing, the holder's data when held)."""
-    return not any(
-        match.group(1).lower() == "setnx" or re.search(r"""['"]nx['"]""", match.group(match.lastindex), re.IGNORECASE)
-        for pattern in (_LUA_SET, _LUA_SET_LITERAL)
-        for match in pattern.finditer(script)
-    )
-
-
-def lua_claim(script: str) -> tuple[int, bool] | None:
-    """(n, has a lifetime) when the script claims KEYS[1] storing ARGV[n] with a conditional create;
-    n is 0 when the stored value is a literal of the script (`set KEYS[1] 'LOCK' NX`). A read of
-    KEYS[1], then a write of it under a test that it was absent, in one script, claims too."""
-    for pattern, literal in ((_LUA_SET, False), (_LUA_SET_LITERAL, True)):
-        for match in pattern.finditer(script):
-            command, rest = match.group(1).lower(), match.group(match.lastindex)
-            if command == "setnx" or re.search(r"""['"]nx['"]""", rest, re.IGNORECASE):
-                lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
-                return (0 if literal else int(match.group(2))), lifetime
-    read = _LUA_READ.search(script)
-    write = _LUA_WRITE.search(script)
-    if read and write and read.start() < write.start() and _LUA_ABSENT.search(script, read.start(), write.start()):
-        rest = script[write.end() : script.find(")", write.end()) + 1]
-        lifetime = bool(_LUA_LIFETIME.search(rest)) or bool(_LUA_EXPIRE.search(script))
-        return int(write.group(2)), lifetime
-    return None
-# `local lock_key = KEYS[1]`, `local ttl = tonumber(ARGV[2])`: a Lua local standing for a key or an argument.
-_LUA_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*((?:tonumber\s*\(\s*)?(?:KEYS|ARGV)\[\d+\](?:\s*\))?)[ \t]*(?=[\r\n;]|--|$)")
-
-
-def lua_plain(script: str) -> str:
-    """The script with each local that stands for a key or an argument, bound once and never
-    assigned again, written as what it stands for (`setnx(lock_key, ...)` -> `setnx(KEYS[1], ...)`)."""
-    if "local" not in script:
-        return script
-    for match in _LUA_LOCAL.finditer(script):
-        name, value = match.group(1), match.group(2)
-        if name in ("KEYS", "ARGV") or len(re.findall(rf"\blocal\s+{name}\b", script)) != 1:
-            continue
-        head, tail = script[: match.end()], script[match.end() :]
-        if re.search(rf"(?<![\w.]){name}\s*=(?!=)", tail):
-            continue  # assigned again further down
-        script = head + re.sub(rf"(?<![\w.\[]){name}\b(?!\s*\()", lambda _: value, tail)
-    return script
-
-
-_COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\[\d+\]\s*~=")
-
-
-_ARGUMENT_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*ARGV\[\d+\]")
-
-
-def _compares_argument(script: str) -> bool:
-    """The script compares the key's value with an argument, directly or through a Lua local
-    (`local token = ARGV[1]` ... `== token`)."""
-    if _COMPARES_ARGUMENT.search(script):
-        return True
-    return any(
-        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script)
-    )
 
 
 def _code(node: cst.BaseExpression) -> str:

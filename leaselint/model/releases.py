@@ -12,9 +12,9 @@ from leaselint.model.call_parts import (
     formatted_command,
     SPREAD,
     _is_none,
-    _compares_argument,
+    compares_argument,
     _compares_by,
-    _DELETES,
+    DELETES,
     _deliberate,
     _exits,
     _first_item,
@@ -638,9 +638,9 @@ class ReleasesMixin:
         """What a script does to its key: "checked" (compares an argument, then deletes), "blind"
         (deletes without comparing one: a literal, or nothing), or None (it deletes nothing)."""
         text = self._string_value(script, scope)
-        if text is None or not _DELETES.search(text):
+        if text is None or not DELETES.search(text):
             return None
-        return "checked" if _compares_argument(text) else "blind"
+        return "checked" if compares_argument(text) else "blind"
 
     def _string_value(self, node: cst.BaseExpression | None, scope: Scope) -> str | None:
         """The text of a script: a literal, or a name or `self` attribute set once to one."""

@@ -1,0 +1,159 @@
+"""Events of leases at run time: what a client sent, on which store and key, and from which line.
+
+A claim is always kept; a read, release or lifetime command only when its key was claimed in this
+process (a cache's gets and deletes are not leases). Each event carries the frames of the user's own
+code that led to it (files under the root, outside site-packages and leaselint), innermost first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import threading
+import time
+
+from leaselint.paths import is_test_path
+
+CLAIM = "claim"
+READ = "read"
+RELEASE = "release"
+LIFETIME = "lifetime"  # EXPIRE and kin: a claim's late deadline or a renewal, by what came before
+RENEW = "renew"  # a renewal by its nature (SET XX with a lifetime, touch, a script's expire)
+
+# Functions of client libraries that use a claim command for something that is no lease.
+_NOT_LEASES = frozenset({"get_or_set"})
+_STACK_DEPTH = 16
+_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Event:
+    __slots__ = (
+        "seq", "kind", "family", "store", "key", "field", "value", "lifetime", "checked",
+        "in_tx", "command", "stack", "test", "thread", "pid", "at", "result",
+    )
+
+    def __init__(self, **fields) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields.get(name))
+
+    @property
+    def where(self) -> tuple[str, int, str, bool] | None:
+        """(path, line, function, in a test module) of the innermost user frame, or None."""
+        return self.stack[0] if self.stack else None
+
+    @property
+    def test_made(self) -> bool:
+        """Made by a test itself (its innermost user frame is in a test module): a test's own key."""
+        return bool(self.stack) and self.stack[0][3]
+
+    def to_json(self) -> dict:
+        data = {name: getattr(self, name) for name in self.__slots__}
+        if isinstance(self.value, bytes):
+            data["value"] = self.value.decode("latin-1")
+        data["stack"] = [list(frame) for frame in self.stack or ()]
+        data["result"] = None if self.result is None else bool(self.result)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Event:
+        event = cls(**data)
+        if isinstance(event.value, str):
+            event.value = event.value.encode("latin-1")
+        event.stack = tuple(tuple(frame) for frame in data.get("stack") or ())
+        return event
+
+
+class Recorder:
+    """The events of one process, in the order the store received them."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.events: list[Event] = []
+        self.claimed: set[tuple[str, str]] = set()
+        self.test = ""
+        self._seq = itertools.count()
+        self._files: dict[str, int] = {}  # 0: library, 1: user code, 2: a test module
+        self._lock = threading.Lock()
+
+    def wants(self, kind: str, store: str, key: str) -> bool:
+        return kind == CLAIM or (store, key) in self.claimed
+
+    def add(self, kind: str, family: str, store: str, key, **fields) -> None:
+        key = text(key)
+        if not self.wants(kind, store, key):
+            return
+        stack = self._stack()
+        if stack is None:
+            return  # a library's own use of a claim command that is no lease
+        event = Event(
+            kind=kind, family=family, store=store, key=key, stack=stack, test=self.test,
+            thread=threading.get_ident(), pid=os.getpid(), at=time.time(), **fields,
+        )
+        with self._lock:
+            event.seq = next(self._seq)
+            self.events.append(event)
+            if kind == CLAIM:
+                self.claimed.add((store, key))
+
+    def _stack(self) -> tuple | None:
+        frames = []
+        frame = sys._getframe(1)
+        while frame is not None and len(frames) < _STACK_DEPTH:
+            code = frame.f_code
+            if code.co_name in _NOT_LEASES and not self._file_kind(code.co_filename):
+                return None
+            kind = self._file_kind(code.co_filename)
+            if kind:
+                frames.append((code.co_filename, frame.f_lineno, code.co_name, kind == 2))
+            frame = frame.f_back
+        return tuple(frames)
+
+    def _file_kind(self, filename: str) -> int:
+        kind = self._files.get(filename)
+        if kind is None:
+            kind = self._files[filename] = self._classify(filename)
+        return kind
+
+    def _classify(self, filename: str) -> int:
+        path = os.path.abspath(filename)
+        if not path.startswith(self.root + os.sep) or path.startswith(_HERE + os.sep):
+            return 0
+        parts = path.split(os.sep)
+        if "site-packages" in parts or "dist-packages" in parts or not path.endswith(".py"):
+            return 0
+        return 2 if is_test_path(path, self.root) else 1
+
+
+def text(value) -> str:
+    """A key as text: bytes read as UTF-8 (undecodable bytes escaped)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    if isinstance(value, memoryview):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    return value if isinstance(value, str) else str(value)
+
+
+def data(value) -> bytes:
+    """A stored value as the store keeps it: bytes (redis-py's encoding of str, int and float)."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(value).encode()
+    return repr(value).encode("utf-8", "backslashreplace")
+
+
+RECORDER: Recorder | None = None
+
+
+def start(root: str) -> Recorder:
+    global RECORDER
+    RECORDER = Recorder(root)
+    return RECORDER
+
+
+def stop() -> None:
+    global RECORDER
+    RECORDER = None
