@@ -55,6 +55,15 @@ def test_wheel_maps_rules_into_the_package(wheel):
     assert "leaselint = leaselint.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
+def test_wheel_carries_the_run_time_checker(wheel):
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    assert "leaselint/runtime/pytest_plugin.py" in names
+    assert "leaselint/runtime/site/sitecustomize.py" in names  # what `leaselint trace` puts on PYTHONPATH
+    entry_points = archive.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "[pytest11]\nleaselint = leaselint.runtime.pytest_plugin" in entry_points
+
+
 def test_rules_import_from_any_folder(tmp_path):
     done = subprocess.run(
         [sys.executable, "-c", "import leaselint.rules as r; print(','.join(x.code for x in r.ALL_RULES))"],

@@ -79,11 +79,13 @@ class Recorder:
     def wants(self, kind: str, store: str, key: str) -> bool:
         return kind == CLAIM or (store, key) in self.claimed
 
-    def add(self, kind: str, family: str, store: str, key, **fields) -> None:
+    def add(self, kind: str, family: str, store: str, key, stack: tuple | None = None, **fields) -> None:
+        """One event; `stack`: the user's frames when the command was made, if not now (a queued one)."""
         key = text(key)
         if not self.wants(kind, store, key):
             return
-        stack = self._stack()
+        if stack is None:
+            stack = self._stack()
         if stack is None:
             return  # a library's own use of a claim command that is no lease
         event = Event(
@@ -95,6 +97,10 @@ class Recorder:
             self.events.append(event)
             if kind == CLAIM:
                 self.claimed.add((store, key))
+
+    def stack(self) -> tuple | None:
+        """The user's frames from here out, innermost first; None inside a library's non-lease use."""
+        return self._stack()
 
     def _stack(self) -> tuple | None:
         frames = []

@@ -24,6 +24,9 @@ _INTERESTING = frozenset(
     | _EXPIRES
 )
 
+# A batch whose answers cannot be matched to its commands.
+UNKNOWN = object()
+
 # Script texts by SHA1, from Script objects, SCRIPT LOAD and EVAL.
 SCRIPTS: dict[str, str] = {}
 
@@ -52,8 +55,11 @@ def remember_script(script) -> str:
     return sha
 
 
-def record_command(family: str, store: str, args: tuple, result, watched: set | None = None, in_tx: bool = False):
-    """The events of one command. `watched`: keys WATCHed by the transaction this command runs in."""
+def record_command(
+    family: str, store: str, args: tuple, result, watched: set | None = None, in_tx: bool = False, stack=None
+):
+    """The events of one command. `watched`: keys WATCHed by the transaction this command runs in;
+    `stack`: the user's frames when a queued command was queued."""
     recorder = record.RECORDER
     if recorder is None or not args:
         return
@@ -63,7 +69,11 @@ def record_command(family: str, store: str, args: tuple, result, watched: set | 
         return
     if name not in _INTERESTING:
         return
-    add = functools.partial(recorder.add, family=family, store=store, command=name, in_tx=in_tx)
+    add = functools.partial(recorder.add, family=family, store=store, command=name, in_tx=in_tx, stack=stack)
+    if result is not UNKNOWN:
+        result = bool(result) and result != b"0"  # SET NX answers None when it finds the key
+    else:
+        result = None
     checked = bool(in_tx and watched)
     if name == "SET" and len(args) >= 3:
         words = {_word(a) for a in args[3:]}
@@ -137,16 +147,24 @@ def _watch(pipe, args: tuple) -> None:
         pipe.__dict__.pop("_leaselint_watched", None)
 
 
-def _batch(family: str, pipe, stack: list, results) -> None:
+def _queued(pipe, args: tuple) -> None:
+    """Keep the user's frames of a queued lease command: its events are made when the batch runs."""
+    recorder = record.RECORDER
+    if recorder is not None and args and _word(args[0]) in _INTERESTING:
+        stacks = pipe.__dict__.setdefault("_leaselint_stacks", {})
+        stacks[len(pipe.command_stack) - 1] = recorder.stack()
+
+
+def _batch(family: str, pipe, stack: list, stacks: dict, results) -> None:
     in_tx = bool(getattr(pipe, "transaction", False) or getattr(pipe, "explicit_transaction", False))
     watched = pipe.__dict__.pop("_leaselint_watched", None) or set()
     if not isinstance(results, list) or len(results) != len(stack):
-        results = [None] * len(stack)
+        results = [UNKNOWN] * len(stack)
     store = store_of(pipe)
-    for entry, result in zip(stack, results):
+    for index, (entry, result) in enumerate(zip(stack, results)):
         args = _stacked(entry)
         if args:
-            record_command(family, store, args, result, watched if in_tx else None, in_tx)
+            record_command(family, store, args, result, watched if in_tx else None, in_tx, stacks.get(index))
 
 
 def wrap_sync(family: str, client_class, pipeline_class, script_classes) -> None:
@@ -177,18 +195,20 @@ def wrap_sync(family: str, client_class, pipeline_class, script_classes) -> None
     @functools.wraps(execute)
     def _execute(self, *args, **kwargs):
         stack = list(self.command_stack)
+        stacks = self.__dict__.pop("_leaselint_stacks", None) or {}
         try:
             results = execute(self, *args, **kwargs)
         except BaseException:
             self.__dict__.pop("_leaselint_watched", None)
             raise
         if record.RECORDER is not None:
-            _batch(family, self, stack, results)
+            _batch(family, self, stack, stacks, results)
         return results
 
     client_class.execute_command = _execute_command
     pipeline_class.immediate_execute_command = _immediate
     pipeline_class.execute = _execute
+    _wrap_queue(pipeline_class)
     client_class._leaselint_wrapped = True
     _wrap_scripts(script_classes)
 
@@ -221,20 +241,35 @@ def wrap_async(family: str, client_class, pipeline_class, script_classes) -> Non
     @functools.wraps(execute)
     async def _execute(self, *args, **kwargs):
         stack = list(self.command_stack)
+        stacks = self.__dict__.pop("_leaselint_stacks", None) or {}
         try:
             results = await execute(self, *args, **kwargs)
         except BaseException:
             self.__dict__.pop("_leaselint_watched", None)
             raise
         if record.RECORDER is not None:
-            _batch(family, self, stack, results)
+            _batch(family, self, stack, stacks, results)
         return results
 
     client_class.execute_command = _execute_command
     pipeline_class.immediate_execute_command = _immediate
     pipeline_class.execute = _execute
+    _wrap_queue(pipeline_class)
     client_class._leaselint_wrapped = True
     _wrap_scripts(script_classes)
+
+
+def _wrap_queue(pipeline_class) -> None:
+    queue = pipeline_class.pipeline_execute_command
+
+    @functools.wraps(queue)
+    def _queue(self, *args, **options):
+        result = queue(self, *args, **options)
+        if record.RECORDER is not None:
+            _queued(self, args)
+        return result
+
+    pipeline_class.pipeline_execute_command = _queue
 
 
 def _wrap_scripts(classes) -> None:

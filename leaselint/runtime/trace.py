@@ -40,8 +40,9 @@ def start_in_process() -> None:
         if recorder is not None:
             recorder.events = []
         util = sys.modules.get("multiprocessing.util")
-        if util is not None:
-            util.Finalize(None, write, exitpriority=0)
+        if util is not None and recorder is not None:
+            # Its child first clears the finalizers, then runs the after-fork hooks: register there.
+            util.register_after_fork(recorder, lambda _: util.Finalize(None, write, exitpriority=0))
 
     atexit.register(write)
     os.register_at_fork(after_in_child=forked)
