@@ -82,3 +82,19 @@ def test_toml_is_read_only_when_there_is_a_pyproject(tmp_path):
     assert not imported(run_in_process("--no-cache", "a.py"), cwd=tmp_path) & toml
     (tmp_path / "pyproject.toml").write_text("[tool.leaselint]\nignore = []\n")
     assert imported(run_in_process("--no-cache", "a.py"), cwd=tmp_path) & toml
+
+
+def test_the_pytest_plugin_costs_a_run_without_leases_only_its_options():
+    """pytest loads the plugin in every run of every project with leaselint installed."""
+    loaded = imported("import leaselint.runtime.pytest_plugin")
+    assert not {m for m in loaded if m.startswith("leaselint.") and m != "leaselint.runtime.pytest_plugin"} - {
+        "leaselint.runtime"
+    }
+    assert "libcst" not in loaded and "redis" not in loaded
+
+
+def test_a_traced_process_imports_no_libcst():
+    """`leaselint trace` starts a recorder in every Python process of the command."""
+    loaded = imported("from leaselint.runtime import trace, install, record, redis_hooks, other_hooks")
+    assert "libcst" not in loaded
+    assert not {m for m in loaded if m.startswith("leaselint.model")}
