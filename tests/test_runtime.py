@@ -555,3 +555,16 @@ def test_a_client_of_another_shape_is_left_alone(capsys):
 
     install._apply("redis.client", Broken())
     assert "leases of redis.client are not recorded" in capsys.readouterr().err
+
+
+def test_a_recording_error_never_reaches_the_program(project, redis_client, monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise RuntimeError("broken recorder")
+
+    monkeypatch.setattr(project.recorder, "add", broken)
+    monkeypatch.setattr(record, "_warned", [])
+    assert redis_client.set("lock:a", "1", nx=True, ex=5) is True
+    assert redis_client.delete("lock:a") == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "leaselint: a lease event was not recorded (RuntimeError: broken recorder)"
+    ]

@@ -60,11 +60,7 @@ def _wrap_backend(backend, store: str, default) -> None:
             result = method(*args, **kwargs)
             recorder = record.RECORDER
             if recorder is not None and not _from_django():
-                try:
-                    for kind, key, fields in events(*args, **kwargs):
-                        recorder.add(kind, "django", store, key, command=name, result=result, **fields)
-                except TypeError:
-                    pass
+                _record(recorder, events, args, kwargs, "django", store, b"", name, result)
             return result
 
         setattr(backend, name, _method)
@@ -80,6 +76,16 @@ def _wrap_backend(backend, store: str, default) -> None:
     wrap("touch", lambda key, timeout=default, version=None: [(RENEW, make_key(key, version), {"checked": False})])
 
 
+@record.quiet
+def _record(recorder, events, args, kwargs, family, store, prefix, name, result) -> None:
+    try:
+        made = events(*args, **kwargs)
+    except TypeError:  # arguments of another shape than the method's
+        return
+    for kind, key, fields in made:
+        recorder.add(kind, family, store, prefix + data(key) if prefix else key, command=name, result=result, **fields)
+
+
 def wrap_pymemcache(base_module) -> None:
     client = base_module.Client
     if getattr(client, "_leaselint_wrapped", False):
@@ -93,13 +99,8 @@ def wrap_pymemcache(base_module) -> None:
             result = method(self, *args, **kwargs)
             recorder = record.RECORDER
             if recorder is not None:
-                store = f"memcached:{self.server}"
-                prefix = getattr(self, "key_prefix", b"") or b""
-                try:
-                    for kind, key, fields in events(*args, **kwargs):
-                        recorder.add(kind, "memcached", store, data(prefix) + data(key), command=name, result=result, **fields)
-                except TypeError:
-                    pass
+                prefix = data(getattr(self, "key_prefix", b"") or b"")
+                _record(recorder, events, args, kwargs, "memcached", f"memcached:{self.server}", prefix, name, result)
             return result
 
         setattr(client, name, _method)

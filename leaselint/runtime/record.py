@@ -131,6 +131,26 @@ class Recorder:
         return 2 if is_test_path(path, self.root) else 1
 
 
+_warned: list[str] = []
+
+
+def quiet(function):
+    """Recording never breaks the program it watches: an error is said once on stderr, and dropped."""
+
+    def run(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            if not _warned:
+                _warned.append(repr(error))
+                print(f"leaselint: a lease event was not recorded ({type(error).__name__}: {error})", file=sys.stderr)
+            return None
+
+    run.__name__ = function.__name__
+    run.__doc__ = function.__doc__
+    return run
+
+
 def text(value) -> str:
     """A key as text: bytes read as UTF-8 (undecodable bytes escaped)."""
     if isinstance(value, bytes):

@@ -55,6 +55,7 @@ def remember_script(script) -> str:
     return sha
 
 
+@record.quiet
 def record_command(
     family: str, store: str, args: tuple, result, watched: set | None = None, in_tx: bool = False, stack=None
 ):
@@ -138,6 +139,7 @@ def _stacked(entry) -> tuple:
     return tuple(args or ())
 
 
+@record.quiet
 def _watch(pipe, args: tuple) -> None:
     name = _word(args[0]) if args else ""
     if name == "WATCH":
@@ -147,6 +149,7 @@ def _watch(pipe, args: tuple) -> None:
         pipe.__dict__.pop("_leaselint_watched", None)
 
 
+@record.quiet
 def _queued(pipe, args: tuple) -> None:
     """Keep the user's frames of a queued lease command: its events are made when the batch runs."""
     recorder = record.RECORDER
@@ -155,6 +158,7 @@ def _queued(pipe, args: tuple) -> None:
         stacks[len(pipe.command_stack) - 1] = recorder.stack()
 
 
+@record.quiet
 def _batch(family: str, pipe, stack: list, stacks: dict, results) -> None:
     in_tx = bool(getattr(pipe, "transaction", False) or getattr(pipe, "explicit_transaction", False))
     watched = pipe.__dict__.pop("_leaselint_watched", None) or set()
