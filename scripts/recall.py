@@ -3,6 +3,7 @@
     python scripts/recall.py                       # recall, per rule and per half, and precision
     python scripts/recall.py --show-holdout        # also list the held-out half's misses
     python scripts/recall.py --ref 88c5d83         # the same for an earlier build
+    python scripts/recall.py --causes              # also why each miss was missed, by the file's model
     python scripts/recall.py fetch NAME==VERSION   # unpack one package (for labelling) and print its folder
 
 The packages are pinned in scripts/recall.toml; they are fetched with pip at run time (the sdist, or
@@ -100,11 +101,62 @@ def miss_cause(label, findings: list) -> str:
     return "other rules report in the file"
 
 
+def model_cause(tree: Path | None, label) -> str:
+    """Why the model missed a label, from the model of its file alone (no other module): no store
+    call in the file, none at the line, an event at the line left unpaired (and with what the file's
+    other side differs in), or a lease at the line that the rule says nothing about."""
+    if tree is None:
+        return "package not fetched"
+    import libcst as cst
+
+    from leaselint.model import build_model
+
+    try:
+        text = (tree / label[2]).read_text(encoding="utf-8")
+        model = build_model(cst.parse_module(text), None, False, text)
+    except Exception as error:  # a file the model cannot read
+        return f"model error ({type(error).__name__})"
+    line = label[3]
+
+    def near(events) -> list:
+        return [e for e in events if abs(e.start.line - line) <= 2]
+
+    if not model.claims and not model.releases and not model.locks:
+        return "no store call or lock object in the file"
+    leased = [e for lease in model.leases for e in (*lease.claims, *lease.releases)]
+    if near(leased):
+        return "a lease at the line, the rule silent"
+    claims, releases = near(model.claims), near(model.releases)
+    if not claims and not releases:
+        return "store calls in the file, none at the line"
+    event = (claims or releases)[0]
+    others = model.releases if claims else model.claims
+    side = "claim" if claims else "release"
+    if not others:
+        return f"a {side} at the line, no {'release' if claims else 'claim'} in the file"
+    same_receiver = any(o.receiver_shape == event.receiver_shape for o in others)
+    same_key = any(o.key_shape == event.key_shape for o in others)
+    if same_receiver and same_key:
+        return f"a {side} at the line, unpaired: same receiver and key"
+    if same_key:
+        kinds = sorted({_kind(o.receiver_shape) for o in others if o.key_shape == event.key_shape})
+        return f"a {side} at the line, unpaired: same key, receivers differ ({_kind(event.receiver_shape)} vs {'/'.join(kinds)})"
+    if same_receiver:
+        kinds = sorted({_kind(o.key_shape) for o in others if o.receiver_shape == event.receiver_shape})
+        return f"a {side} at the line, unpaired: keys differ ({_kind(event.key_shape)} vs {'/'.join(kinds)})"
+    return f"a {side} at the line, unpaired: receivers and keys differ"
+
+
+def _kind(shape) -> str:
+    """What a shape is made of, not what it says: `str`, `self`, `name`, `call`, `attr`..."""
+    return str(shape[0]) if type(shape) is tuple and shape else type(shape).__name__
+
+
 def share(part: int, whole: int) -> str:
     return f"{part}/{whole}" + (f" = {part / whole:.2f}" if whole else "")
 
 
-def report(labels: list, findings: list, show_holdout: bool) -> None:
+def report(labels: list, findings: list, show_holdout: bool, trees: dict | None = None) -> None:
     bugs = [label for label in labels if label[1] != "OK"]
     correct = [label for label in labels if label[1] == "OK"]
     hits, misses = ecosystem.recall(bugs, findings)
@@ -132,6 +184,16 @@ def report(labels: list, findings: list, show_holdout: bool) -> None:
         causes[miss_cause(label, findings)][half(label[0])] += 1
     for cause, counts in sorted(causes.items(), key=lambda item: -sum(item[1].values())):
         print(f"| {cause} | {counts.get('learn', 0)} | {counts.get('holdout', 0)} |")
+    if trees is not None:
+        print("\n| cause of miss, by the model of the file | learn half | holdout half |")
+        print("|---|---|---|")
+        detail: dict[str, dict[str, int]] = {}
+        for label in misses:
+            cause = model_cause(trees.get(label[0]), label)
+            detail.setdefault(cause, {}).setdefault(half(label[0]), 0)
+            detail[cause][half(label[0])] += 1
+        for cause, counts in sorted(detail.items(), key=lambda item: -sum(item[1].values())):
+            print(f"| {cause} | {counts.get('learn', 0)} | {counts.get('holdout', 0)} |")
     alarms = false_alarms(correct, findings)
     print(f"\nfalse alarms on correct releases: {len(alarms)}/{len(correct)}")
     for package, code, path, line, note in alarms:
@@ -153,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated package names")
     parser.add_argument("--show-holdout", action="store_true", help="list the held-out half's misses too")
     parser.add_argument("--ref", help="measure leaselint as of this git ref (installed into the cache) instead")
+    parser.add_argument(
+        "--causes", action="store_true", help="also say, from each file's model, why its misses were missed"
+    )
     if argv[:1] == ["fetch"]:
         options = parser.parse_args(argv[2:])
         name, _, version = argv[1].partition("==")
@@ -177,11 +242,14 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"labels name packages not in {options.list.name}: {', '.join(unlisted)}")
     current = ecosystem.baseline_command(options.ref, cache) if options.ref else ecosystem.current_command()
 
+    trees: dict[str, Path] = {}
+
     def one(entry):
         _, name, version = entry
         tree = fetch(name, version, cache)
         if isinstance(tree, str):
             return name, tree, []
+        trees[name] = tree
         found, error = ecosystem.run(current, name, tree)
         return name, error, found
 
@@ -193,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                 problems.append(f"{name}: {error}")
     for line in problems:
         print(f"not measured: {line}")
-    report(labels, findings, options.show_holdout)
+    report(labels, findings, options.show_holdout, trees if options.causes else None)
     return 2 if problems else 0
 
 

@@ -141,6 +141,23 @@ def _called_methods(walker: Walker) -> set:
     return found
 
 
+def _functions(walker: Walker) -> dict:
+    """Module functions and methods of module-level classes by (id of the class or None, name); a name
+    defined twice is left out."""
+    found: dict = {}
+    twice: set = set()
+    for scope in walker.scopes:
+        if scope.parent is not walker.module_scope or type(scope.node) is not cst.FunctionDef:
+            continue
+        key = (id(scope.cls) if scope.cls is not None else None, scope.name)
+        if key in found:
+            twice.add(key)
+        found[key] = scope
+    for key in twice:
+        del found[key]
+    return found
+
+
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
@@ -152,6 +169,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
     walker.module_scope.test_file = tests
     code_of = NodeCode(positions)
     resolver = Resolver(walker.module_scope, code_of)
+    resolver.functions = _functions(walker)
     origins = Origins(
         walker.imports,
         resolver,

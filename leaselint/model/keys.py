@@ -120,6 +120,9 @@ class Resolver:
         self._names: dict[tuple[str, int], tuple[Shape, int]] = {}
         # The deepest level `shape` reached since _name_shape last reset it.
         self._deepest = 0
+        # (id of the class or None, name) -> the scope of a module function or method: key makers.
+        self.functions: dict[tuple[int | None, str], Scope] = {}
+        self._makers: dict[int, cst.BaseExpression | None] = {}
 
     # Names and attributes -------------------------------------------------
 
@@ -201,6 +204,9 @@ class Resolver:
         if kind is cst.Call:
             if _is_name(node.func, "str") and len(node.args) == 1:
                 return self.shape(node.args[0].value, scope, depth + 1)
+            made = self._made_key(node, scope, depth)
+            if made is not None:
+                return made
             args = tuple(
                 (arg.keyword.value if arg.keyword else None, self.shape(arg.value, scope, depth + 1))
                 for arg in node.args
@@ -257,10 +263,84 @@ class Resolver:
 
     def _self_attr_shape(self, attr: str, scope: Scope, depth: int) -> Shape:
         values = self.self_attr_values(attr, scope)
+        if not values:
+            returned = self._property_return(attr, scope)
+            if returned is not None:
+                return self.shape(returned[0], returned[1], depth + 1)
         shapes = {self.shape(v, where, depth + 1) if v is not None else None for v, where in values}
         if len(shapes) == 1 and None not in shapes:
             return shapes.pop()
         return ("self", attr)
+
+    # Key makers -----------------------------------------------------------
+
+    def _made_key(self, call: cst.Call, scope: Scope, depth: int) -> Shape | None:
+        """`self.lock_name(job)` where the method only returns a built string (`f"lock:{job_id}"`): the
+        string's shape, its parameters standing for the call's arguments; None for any other call."""
+        func = call.func
+        if type(func) is cst.Name:
+            if self.defining_scope(func.value, scope) is not None:
+                return None
+            found = self.functions.get((None, func.value))
+            skip = 0
+        elif type(func) is cst.Attribute and self.is_self(func.value, scope):
+            method = scope if scope.cls is not None else self._enclosing_method(scope)
+            found = self.functions.get((id(method.cls), func.attr.value)) if method is not None else None
+            skip = 1
+        else:
+            return None
+        if found is None or found.is_static and skip:
+            return None
+        returned = self._maker_return(found)
+        if returned is None:
+            return None
+        params = found.params[skip:]
+        given: dict[str, Shape] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return None
+            name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+            if name is None or name not in params:
+                return None
+            given[name] = self.shape(arg.value, scope, depth + 1)
+        shape = self.shape(returned, found, depth + 1)
+        if shape[0] != "str" or not set(params) & free_names(shape) <= set(given):
+            return None
+        return _join([_substitute(part, given) for part in shape[1]])
+
+    def _property_return(self, attr: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
+        """`@property def redis(self): return self._conn`: what the property returns, in its scope."""
+        method = scope if scope.cls is not None else self._enclosing_method(scope)
+        found = self.functions.get((id(method.cls), attr)) if method is not None else None
+        if found is None or not any(
+            _decorator_name(d.decorator) in ("property", "cached_property") for d in found.node.decorators
+        ):
+            return None
+        returned = self._single_return(found)
+        return (returned, found) if returned is not None else None
+
+    def _single_return(self, function: Scope) -> cst.BaseExpression | None:
+        """The expression of a function whose body (past a docstring) is one `return <expression>`."""
+        body = getattr(function.node, "body", None)
+        statements = list(getattr(body, "body", ()))
+        if statements and _is_docstring(statements[0]):
+            statements = statements[1:]
+        if len(statements) == 1 and type(statements[0]) is cst.SimpleStatementLine:
+            line = statements[0].body
+            if len(line) == 1 and type(line[0]) is cst.Return:
+                return line[0].value
+        return None
+
+    def _maker_return(self, function: Scope) -> cst.BaseExpression | None:
+        """The expression of a function whose body (past a docstring) is one `return <string>`."""
+        key = id(function)
+        if key not in self._makers:
+            found = None
+            value = self._single_return(function)
+            if value is not None and (type(value) in _STRING_KINDS and type(value) is not cst.Call or _is_format(value)):
+                found = value
+            self._makers[key] = found
+        return self._makers[key]
 
     # Strings --------------------------------------------------------------
 
@@ -294,20 +374,35 @@ class Resolver:
                 left = self._string_parts(node.left, scope, depth)
                 right = self._string_parts(node.right, scope, depth)
                 if left is None and right is None:
-                    return None
+                    # `LOCK_PREFIX + name`: a name that stands for text is text.
+                    left_shape = self.shape(node.left, scope, depth + 1)
+                    right_shape = self.shape(node.right, scope, depth + 1)
+                    if left_shape[0] != "str" and right_shape[0] != "str":
+                        return None
+                    return [left_shape, right_shape]
                 left = left if left is not None else [self.shape(node.left, scope, depth + 1)]
                 right = right if right is not None else [self.shape(node.right, scope, depth + 1)]
                 return left + right
             if operator is cst.Modulo:
-                template = literal_string(node.left)
+                template = self._template(node.left, scope, depth)
                 if template is not None:
                     return self._percent_parts(template, node.right, scope, depth)
             return None
         if kind is cst.Call and type(node.func) is cst.Attribute:
             if node.func.attr.value == "format":
-                template = literal_string(node.func.value)
+                template = self._template(node.func.value, scope, depth)
                 if template is not None:
                     return self._format_parts(template, node.args, scope, depth)
+        return None
+
+    def _template(self, node: cst.BaseExpression, scope: Scope, depth: int) -> str | None:
+        """A format's text: a literal, or a name or attribute that stands for one (`KEY % name`)."""
+        text = literal_string(node)
+        if text is not None or type(node) not in (cst.Name, cst.Attribute):
+            return text
+        shape = self.shape(node, scope, depth + 1)
+        if shape[0] == "str" and len(shape[1]) == 1 and isinstance(shape[1][0], str):
+            return shape[1][0]
         return None
 
     def _percent_parts(self, template: str, right: cst.BaseExpression, scope: Scope, depth: int) -> list | None:
@@ -364,6 +459,35 @@ class Resolver:
                 return None
         parts.append(template[position:])
         return parts
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        type(statement) is cst.SimpleStatementLine
+        and len(statement.body) == 1
+        and type(statement.body[0]) is cst.Expr
+        and type(statement.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
+    )
+
+
+def _decorator_name(node: cst.BaseExpression) -> str:
+    """`property`, `functools.cached_property`: the decorator's last name."""
+    if type(node) is cst.Attribute:
+        return node.attr.value
+    return node.value if type(node) is cst.Name else ""
+
+
+def _is_format(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "format"
+
+
+def _substitute(part, given: dict):
+    """A part of a string shape with each parameter (`("name", p)`) written as what the call gave."""
+    if isinstance(part, tuple) and len(part) == 2 and part[0] == "name" and part[1] in given:
+        return given[part[1]]
+    if isinstance(part, tuple):
+        return tuple(_substitute(inner, given) for inner in part)
+    return part
 
 
 def _join(parts: list) -> Shape:

@@ -58,6 +58,15 @@ def pair(
             model = claim.document.model if claim.document is not None else None
             if model and lease not in by_model.get(model, []):
                 by_model.setdefault(model, []).append(lease)
+    # A key with text of its own (`f"lock:{name}"`) on one store: the same lease through whatever
+    # receiver the release reaches the store by (`get_redis_connection()`, another class's client).
+    by_key: dict[tuple, list[Lease]] = {}
+    for lease in leases.values():
+        if _has_text(lease.key_shape):
+            for claim in lease.claims:
+                ident = (claim.store.name, lease.key_shape)
+                if lease not in by_key.get(ident, []):
+                    by_key.setdefault(ident, []).append(lease)
     # id(lease) -> id(scope) -> its claims there: a release's own function's claims are asked first.
     in_scope: dict[int, dict[int, list[Claim]]] = {}
     for lease in leases.values():
@@ -74,6 +83,12 @@ def pair(
             # `get_lock(name)` and `unlock(lock)`: the caller's key, whatever each parameter is called.
             found = by_parameter.get(_parameter_ident(release) or (), [])
             lease = found[0] if len(found) == 1 else None
+        if lease is None and release.document is None:
+            found = by_key.get((release.store.name, release.key_shape), [])
+            # Only where a receiver's client is not known (a parameter, an attribute): two clients the
+            # code names (`Redis()` and `Redis(db=2)`, two module clients) are two stores.
+            if len(found) == 1 and _unknown_client(release) and all(_unknown_client(c) for c in found[0].claims):
+                lease = found[0]
         beside = in_scope[id(lease)].get(id(release.scope), []) if lease is not None else []
         if lease is None or (_passes_through(release) and not (_namespaced(release) and beside)):
             continue
@@ -365,6 +380,31 @@ def _in_lock_class(scope) -> bool:
         scope = scope.parent
     cls = scope.cls
     return cls is not None and not cls.is_test and stores.lock_shaped(cls.name, cls.methods)
+
+
+def _unknown_client(event) -> bool:
+    """The receiver is a parameter or an attribute whose client the module does not make or name."""
+    module = event.scope
+    while module.parent is not None:
+        module = module.parent
+    shape = event.receiver_shape
+    while type(shape) is tuple and len(shape) == 3 and shape[0] == "attr":
+        shape = shape[1]  # `self.app.redis`, `backend.client`: as unknown as what holds it
+    if type(shape) is not tuple or len(shape) != 2:
+        return False
+    if shape[0] == "self":
+        return True
+    return shape[0] == "name" and shape[1] not in module.bindings and shape[1] not in module.params
+
+
+def _has_text(shape) -> bool:
+    """A built string with literal text of its own (`f"lock:{name}"`, `"jobs:" + job_id`)."""
+    return (
+        type(shape) is tuple
+        and len(shape) == 2
+        and shape[0] == "str"
+        and any(type(part) is str and sum(c.isalpha() for c in part) >= 2 for part in shape[1])
+    )
 
 
 def _names_a_lock(shape) -> bool:
