@@ -247,9 +247,7 @@ class LeaseFixer:
         the module binds the claim's answer and hands it to the release."""
         claiming = {id(c.scope): c.scope for c in lease.claims}
         if len(claiming) != 1 or not all(_module_function(s) for s in (*claiming.values(), release.scope)):
-            raise NoFix(
-                "the claim is in another function: return a fresh token from the claim and pass it to the release"
-            )
+            raise NoFix("the claim is in another function, which hands no token to the release")
         claim_scope = next(iter(claiming.values()))
         claims = [c for c in lease.claims if c.scope is claim_scope]
         if len(claims) != 1:

@@ -734,7 +734,7 @@ def test_a_releases_token_is_worked_out_once_and_a_refusal_said_again():
     fixer = LeaseFixer(model, text=TWO_CLAIMS)
     (lease,) = model.leases
     for _ in range(2):
-        with pytest.raises(NoFix, match="^the claim is in another function: return a fresh token"):
+        with pytest.raises(NoFix, match="^the claim is in another function, which hands no token to the release$"):
             fixer.token_for(lease, lease.releases[0])
 
 
