@@ -215,6 +215,68 @@ REDIS_CASES = {
                 pass
             r.eval(SCRIPT, 1, "lock:a", token)
     """,
+    "a refused claim in a retry loop is not a second claim": """
+        SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+        def main(r):
+            import uuid
+            r.set("lock:a", "someone else", px=30)
+            token = uuid.uuid4().hex
+            for _ in range(1000):
+                if r.set("lock:a", token, nx=True, px=5000):
+                    break
+            r.eval(SCRIPT, 1, "lock:a", token)
+    """,
+    "acquire-or-refresh script answering a refresh": """
+        import secrets
+
+        CLAIM = (
+            "local held = redis.call('get', KEYS[1]) "
+            "if not held then redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) return 1 end "
+            "if held == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 2 end return 0"
+        )
+        SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+        def main(r):
+            token = secrets.token_hex(16)
+            for _ in range(3):
+                r.eval(CLAIM, 1, "lock:a", token, 5000)
+            r.eval(SCRIPT, 1, "lock:a", token)
+    """,
+    "the same fixed value through the acquire-or-refresh script, after a release": """
+        CLAIM = (
+            "local held = redis.call('get', KEYS[1]) "
+            "if not held then redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) return 1 end "
+            "if held == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 2 end return 0"
+        )
+        SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+        def main(r):
+            for _ in range(2):
+                r.eval(CLAIM, 1, "lock:a", "worker", 5000)  # expect: LL002
+                r.eval(SCRIPT, 1, "lock:a", "worker")
+    """,
+    "random hex of a UUID's length is no version-1 UUID": """
+        import secrets
+
+        SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+        def main(r):
+            for _ in range(200):
+                token = secrets.token_hex(16) + ":" + secrets.token_hex(18)
+                if r.set("lock:a", token, nx=True, ex=30):
+                    r.eval(SCRIPT, 1, "lock:a", token)
+    """,
+    "uuid1 without its dashes": """
+        import uuid
+
+        SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+        def main(r):
+            token = "worker-" + uuid.uuid1().hex
+            if r.set("lock:a", token, nx=True, ex=30):  # expect: LL003
+                r.eval(SCRIPT, 1, "lock:a", token)
+    """,
     "host name": """
         import socket
 
@@ -568,3 +630,14 @@ def test_a_recording_error_never_reaches_the_program(project, redis_client, monk
     assert capsys.readouterr().err.splitlines() == [
         "leaselint: a lease event was not recorded (RuntimeError: broken recorder)"
     ]
+
+
+def test_a_script_made_before_the_wraps_is_read_from_the_object_calling_it(project, redis_client, monkeypatch):
+    """redis-py's Lock keeps its scripts on the class: made once, perhaps before the checker was
+    installed, so their SHA was never seen. The script object on the stack says what it runs."""
+    from leaselint.runtime import redis_hooks
+
+    redis_client.lock("lock:warm", timeout=5).acquire()  # the class's scripts exist from here on
+    monkeypatch.setattr(redis_hooks, "SCRIPTS", {})
+    project.check(REDIS_CASES["redis-py Lock without a timeout"], redis_client)
+    assert any("redis.call('del'" in source for source in redis_hooks.SCRIPTS.values())

@@ -22,7 +22,12 @@ import uuid
 
 from leaselint.runtime.record import CLAIM, LIFETIME, READ, RELEASE, RENEW, Event
 
-_UUID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?([0-9a-f])[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
+_UUID = re.compile(
+    r"(?<![0-9a-f])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})(?![0-9a-f])",
+    re.IGNORECASE,
+)
+_UUID_EPOCH = 0x01B21DD213814000  # 1582-10-15 to 1970-01-01, in 100 ns steps
+_UUID_CLOCK_SLACK = 30 * 86400
 _SEPARATORS = ":-_@/|. "
 _SHOWN = 40
 
@@ -103,6 +108,8 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
         if event.kind == CLAIM:
             if not _ours(event) or lease_key not in leases_of:
                 continue
+            if lease is not None and _refresh(lease.claim, event):
+                continue
             if event.result is None or event.result:
                 _token_findings(out, event, values, host)
             if event.result is None or event.result or lease is None:
@@ -128,6 +135,12 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
             _release_findings(out, lease, event)
             del open_leases[lease_key]
     return sorted(out.found.values(), key=lambda f: (f.path, f.line, f.code))
+
+
+def _refresh(claim: Event, again: Event) -> bool:
+    """A claim of an open lease by its own holder (an acquire-or-refresh script, a re-entrant lock):
+    the same value from the same process, with no release between."""
+    return again.value == claim.value and again.pid == claim.pid and bool(again.value)
 
 
 def _release_findings(out: _Findings, lease: _Lease, release: Event) -> None:
@@ -199,11 +212,8 @@ def _fixed_origin(value: bytes, pid: int | None, host: str) -> str | None:
 def _guessable(value: bytes, at: float) -> str | None:
     text = value.decode("utf-8", "replace").strip()
     for match in _UUID.finditer(text):
-        try:
-            if uuid.UUID(match.group(0)).version == 1:
-                return "a version-1 UUID (the host and the time)"
-        except ValueError:
-            continue
+        if _time_uuid(match.group(0), at):
+            return "a version-1 UUID (the host and the time)"
     try:
         number = float(text)
     except ValueError:
@@ -211,6 +221,16 @@ def _guessable(value: bytes, at: float) -> str | None:
     if at and any(abs(number / scale - at) < 86400 for scale in (1, 1e3, 1e6, 1e9)):
         return "a clock reading"
     return None
+
+
+def _time_uuid(text: str, at: float) -> bool:
+    """A version-1 UUID of RFC 4122 whose clock reads near the claim: random hex of that length is one
+    by chance only once in 64, and then its clock is anywhere in 3,000 years."""
+    found = uuid.UUID(text)
+    if found.version != 1 or found.variant != uuid.RFC_4122:
+        return False
+    seconds = (found.time - _UUID_EPOCH) / 1e7
+    return not at or abs(seconds - at) < _UUID_CLOCK_SLACK
 
 
 _SOURCES: dict[str, str] = {}

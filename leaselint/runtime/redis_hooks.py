@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import re
 
 from leaselint import lua
@@ -53,6 +54,20 @@ def remember_script(script) -> str:
     sha = hashlib.sha1(raw).hexdigest()
     SCRIPTS[sha] = raw.decode("utf-8", "replace")
     return sha
+
+
+def _script_of_caller(sha: str, depth: int = 40) -> str | None:
+    """The text of a script object made before the wraps (a library's class-level script): the
+    object calling EVALSHA is on the stack, and its public `script` and `sha` say what it runs."""
+    frame = inspect.currentframe()  # None where the interpreter keeps no frames: not read then
+    while frame is not None and depth:
+        owner = frame.f_locals.get("self")
+        source = getattr(owner, "script", None)
+        if source is not None and text(getattr(owner, "sha", "") or "").lower() == sha:
+            SCRIPTS[sha] = text(source)
+            return SCRIPTS[sha]
+        frame, depth = frame.f_back, depth - 1
+    return None
 
 
 @record.quiet
@@ -106,7 +121,7 @@ def record_command(
 
 def _record_script(add, name: str, args: tuple, result) -> None:
     script = remember_script(args[1]) if name == "EVAL" else text(args[1]).lower()
-    source = SCRIPTS.get(script)
+    source = SCRIPTS.get(script) or _script_of_caller(script)
     if source is None:
         return
     try:
