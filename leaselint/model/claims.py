@@ -126,12 +126,38 @@ class ClaimsMixin:
             # `self.timeout = options.pop("lock_timeout", None)`: a setting, forever unless configured.
             default = self.resolver.code(node.args[1].value).strip() if len(node.args) == 2 else "None"
             return default in forever
+        if type(node) is cst.IfExp:
+            # `expire if expire is None else int(expire)`: the branch taken when nothing was passed.
+            unpassed = self._branch_when_unpassed(node, scope, forever, depth)
+            return unpassed is not None and (
+                self.resolver.code(unpassed).strip() in forever
+                or self.forever_by_default(unpassed, scope, forever, depth + 1)
+            )
         if type(node) is cst.BooleanOperation and type(node.operator) is cst.Or:
             # `timeout or None`: forever either way.
             return self.resolver.code(node.right).strip() in forever and self.forever_by_default(
                 node.left, scope, forever, depth + 1
             )
         return False
+
+    def _branch_when_unpassed(self, node: cst.IfExp, scope, forever: tuple, depth: int):
+        """The branch of `a if <test> else b` taken when the tested value is its forever default:
+        tests of `x is None`, `x is not None`, `x` and `not x`."""
+        test, negated = node.test, False
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            test, negated = test.expression, True
+        if type(test) is cst.Comparison:
+            if len(test.comparisons) != 1 or self.resolver.code(test.comparisons[0].comparator).strip() != "None":
+                return None
+            operator = type(test.comparisons[0].operator)
+            if operator not in (cst.Is, cst.IsNot):
+                return None
+            tested, when_none = test.left, operator is cst.Is
+        else:
+            tested, when_none = test, False  # `x` is false when it is None or 0
+        if type(tested) not in (cst.Name, cst.Attribute) or not self.forever_by_default(tested, scope, forever, depth + 1):
+            return None
+        return node.body if when_none != negated else node.orelse
 
     def _defaults_to(self, function, name: str, forever: tuple, passed: bool = False) -> bool:
         node = function.node

@@ -54,6 +54,30 @@ VALID = [
                 work(job)
     """
     ),
+    # A conditional whose branch for the unpassed default is a lifetime.
+    Valid(
+        """\
+        import secrets
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class JobLock:
+            def __init__(self, client: redis.Redis, job, ttl=None):
+                self.client = client
+                self.key = f"lock:job:{job}"
+                self.ttl = 60 if ttl is None else int(ttl)
+
+            def acquire(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.key, self.token, nx=True, ex=self.ttl)
+
+            def release(self):
+                self.client.eval(UNLOCK, 1, self.key, self.token)
+    """
+    ),
 ]
 
 INVALID = [
@@ -91,6 +115,61 @@ INVALID = [
                 work(name)
     """,
         line=8,
+        column=12,
+        fixed=None,
+    ),
+    # The attribute keeps the parameter's None unless one is passed, through a conditional.
+    Invalid(
+        """\
+        import os
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Mutex:
+            def __init__(self, client: redis.Redis, name, expire=None):
+                self._client = client
+                self._name = "mutex:" + name
+                self._expire = expire if expire is None else int(expire)
+                self._token = os.urandom(16)
+
+            def acquire(self):
+                return bool(self._client.set(self._name, self._token, nx=True, ex=self._expire))
+
+            def release(self):
+                self._client.eval(UNLOCK, 1, self._name, self._token)
+    """,
+        line=16,
+        column=21,
+        fixed=None,
+    ),
+    # The same with a truth test, in milliseconds.
+    Invalid(
+        """\
+        import secrets
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Mutex:
+            def __init__(self, client: redis.Redis, name, timeout=None):
+                self.client = client
+                self.name = name
+                self.px = int(timeout * 1000) if timeout else None
+
+            def acquire(self):
+                token = secrets.token_hex(16)
+                if self.client.set(self.name, token, nx=True, px=self.px):
+                    return token
+
+            def release(self, token):
+                self.client.eval(UNLOCK, 1, self.name, token)
+    """,
+        line=16,
         column=12,
         fixed=None,
     ),
