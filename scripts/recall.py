@@ -125,7 +125,7 @@ def model_cause(tree: Path | None, label) -> str:
         return "no store call or lock object in the file"
     leased = [e for lease in model.leases for e in (*lease.claims, *lease.releases)]
     if near(leased):
-        return "a lease at the line, the rule silent"
+        return f"a lease at the line, {label[1]} silent"
     claims, releases = near(model.claims), near(model.releases)
     if not claims and not releases:
         return "store calls in the file, none at the line"
