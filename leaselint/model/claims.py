@@ -161,7 +161,9 @@ class ClaimsMixin:
 
     def _defaults_to(self, function, name: str, forever: tuple, passed: bool = False) -> bool:
         node = function.node
-        if not isinstance(node, cst.FunctionDef) or function.bindings.get(name, [None]) != [None]:
+        if not isinstance(node, cst.FunctionDef) or not all(
+            self._keeps_default(value, name, forever) for value in function.bindings.get(name, [None])
+        ):
             return False  # given another value in the function (`timeout = timeout or 30`)
         if not passed and (
             node.name.value.lstrip("_") in stores.method_names() or node.name.value in {spec.call for spec in stores.LOCKS if spec.method}
@@ -185,6 +187,18 @@ class ClaimsMixin:
             if given and not self._handed_on(given[0].value, caller, forever, passed):
                 return False
         return True
+
+    def _keeps_default(self, value, name: str, forever: tuple) -> bool:
+        """A binding of parameter `name` that leaves it forever when no caller passes it: the
+        parameter itself, a forever value (`expire = None` in an `else`), or a conversion of the
+        parameter alone (`expire = int(expire)`, `ttl * 1000`), which runs only on a value passed."""
+        if value is None:
+            return True
+        if not isinstance(value, cst.BaseExpression):
+            return False
+        if self.resolver.code(value).strip() in forever:
+            return True
+        return _conversion_of(value, name)
 
     def _handed_on(self, value: cst.BaseExpression, caller, forever: tuple, passed: bool) -> bool:
         """The caller passes its own parameter on (`Lock(name, timeout)` in `def lock(name,
@@ -741,3 +755,30 @@ class ClaimsMixin:
             and self._in_transaction_block(event, read.call)
             for read in self.reads
         )
+
+
+# Calls that convert a number and fail on None: a binding made with them runs only on a value passed.
+_CONVERSIONS = frozenset({"int", "float", "round", "abs"})
+
+
+def _conversion_of(node: cst.BaseExpression, name: str) -> bool:
+    """`node` is `name` converted or scaled by literals alone: `int(name)`, `name * 1000`, `float(name) / 2`."""
+    kind = type(node)
+    if kind is cst.Name:
+        return node.value == name
+    if kind is cst.Call:
+        return (
+            type(node.func) is cst.Name
+            and node.func.value in _CONVERSIONS
+            and len(node.args) >= 1
+            and _conversion_of(node.args[0].value, name)
+            and all(type(a.value) in (cst.Integer, cst.Float) for a in node.args[1:])
+        )
+    if kind is cst.BinaryOperation:
+        left, right = node.left, node.right
+        if type(right) in (cst.Integer, cst.Float):
+            return _conversion_of(left, name)
+        if type(left) in (cst.Integer, cst.Float):
+            return _conversion_of(right, name)
+        return False
+    return False

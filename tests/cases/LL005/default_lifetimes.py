@@ -3,6 +3,44 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # The parameter is bound again to a lifetime of the module's own when none is passed.
+    Valid(
+        """\
+        import secrets
+
+
+        class JobMutex:
+            def __init__(self, client, job, lease=None):
+                self.client = client
+                self.key = f"job-mutex:{job}"
+                if lease is None:
+                    lease = 30
+                self.lease = int(lease)
+
+            def acquire(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.key, self.token, nx=True, ex=self.lease)
+
+            def release(self):
+                self.client.eval(
+                    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+                    1, self.key, self.token,
+                )
+    """
+    ),
+    Valid(
+        """\
+        import secrets
+
+
+        def claim(client, job, lease=None):
+            lease = lease or 60
+            token = secrets.token_hex(16)
+            if client.set(f"job:{job}", token, nx=True, ex=lease):
+                return token
+            return None
+    """
+    ),
     # The module's one construction passes a lifetime.
     Valid(
         """\
@@ -81,6 +119,37 @@ VALID = [
 ]
 
 INVALID = [
+    # The parameter is bound again in the constructor, to its own conversion or to None: still
+    # forever when nothing is passed.
+    Invalid(
+        """\
+        import secrets
+
+
+        class JobMutex:
+            def __init__(self, client, job, lease=None):
+                self.client = client
+                self.key = f"job-mutex:{job}"
+                if lease:
+                    lease = int(lease * 1000)
+                else:
+                    lease = None
+                self.lease = lease
+
+            def acquire(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.key, self.token, nx=True, px=self.lease)
+
+            def release(self):
+                self.client.eval(
+                    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+                    1, self.key, self.token,
+                )
+    """,
+        line=16,
+        column=16,
+        fixed=None,
+    ),
     Invalid(
         """\
         from django.core.cache import cache
