@@ -1378,6 +1378,8 @@ class LeaseFixer:
         else:
             if not isinstance(body, cst.IndentedBlock):
                 raise NoFix("the `if` that tested the key has its body on the same line")
+            if not _leaves(body):
+                raise NoFix("the key's own holder writes it again past the read")
             first, last = self._range(body.body[0])[0], self._range(body.body[-1])[1]
             lines = self.index.text[self.index.offset(Position(first.line, 0)) : self.index.offset(last)]
             indent = self._indent_of(statement)
@@ -2120,3 +2122,13 @@ def _decoded_side(check) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _leaves(block: cst.IndentedBlock) -> bool:
+    """The block ends in `return`, `raise`, `continue` or `break`."""
+    last = block.body[-1] if block.body else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+    )

@@ -63,6 +63,9 @@ class CheckThenClaim(Rule):
       claim with the conditional create.
     - A claim that waits in a loop until the key is gone: loop on the
       conditional create instead.
+    - A read that lets the key's own holder through (`if holder: if holder
+      != me: return`, then the write): claim with the conditional create,
+      and refresh one's own claim with a token-checked renewal.
     """
 
     code = "LL009"

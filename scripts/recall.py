@@ -202,7 +202,8 @@ def report(labels: list, findings: list, show_holdout: bool, trees: dict | None 
     if shown:
         print(f"\n{len(shown)} labelled bugs missed{'' if show_holdout else ' (learn half)'}:")
         for package, code, path, line, note in shown:
-            print(f"{package}\t{code}\t{path}:{line}\t{note}")
+            cause = f"[{model_cause(trees.get(package), (package, code, path, line, note))}]\t" if trees else ""
+            print(f"{package}\t{code}\t{path}:{line}\t{cause}{note}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -346,6 +346,38 @@ def _exits(block: cst.BaseSuite) -> bool:
     return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
+def _leaves_unless_mine(block: cst.BaseSuite, name: str | None) -> bool:
+    """The block leaves when the value read belongs to someone else: it holds an `if` comparing the
+    read (`name`, or a conversion of it: `int(owner)`) with `!=` or `is not`, whose body leaves. What
+    falls through is "absent, or mine": the write after it claims, or refreshes one's own claim."""
+    if name is None or not isinstance(block, cst.IndentedBlock):
+        return False
+    for statement in block.body:
+        if type(statement) is not cst.If or not _exits(statement.body):
+            continue
+        test = statement.test
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+            continue
+        if type(test.comparisons[0].operator) not in (cst.NotEqual, cst.IsNot):
+            continue
+        operands = (test.left, test.comparisons[0].comparator)
+        if any(_is_read_value(operand, name) for operand in operands):
+            return True
+    return False
+
+
+def _is_read_value(node: cst.BaseExpression, name: str) -> bool:
+    """`name`, or `name` passed through one call (`int(name)`, `name.decode()`)."""
+    if type(node) is cst.Name:
+        return node.value == name
+    if type(node) is cst.Call:
+        if type(node.func) is cst.Name and len(node.args) == 1:
+            return _is_read_value(node.args[0].value, name)
+        if type(node.func) is cst.Attribute and not node.args:
+            return _is_read_value(node.func.value, name)
+    return False
+
+
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
     return contains_call_or_name(operand, call, name)
 

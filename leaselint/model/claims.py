@@ -12,6 +12,7 @@ from leaselint.model.call_parts import (
     _block_of,
     _EVENT_FIELDS,
     _exits,
+    _leaves_unless_mine,
     _flag_set,
     _in_block_after,
     _polarity,
@@ -703,7 +704,12 @@ class ClaimsMixin:
                 if isinstance(branch.body, cst.IndentedBlock) and len(branch.body.body) > 1:
                     return branch, exact
                 continue
-            if not absent and branch.orelse is None and _exits(branch.body) and not contains(branch, write.call):
+            if (
+                not absent
+                and branch.orelse is None
+                and (_exits(branch.body) or _leaves_unless_mine(branch.body, name))
+                and not contains(branch, write.call)
+            ):
                 if self.positions[branch].start.line < write.start.line and _in_block_after(branch, write.statement, write.scope.node):
                     return branch, exact
         return None

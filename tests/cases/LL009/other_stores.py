@@ -4,6 +4,27 @@ from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # A cached report: another version read leaves early, the write stores what was computed.
+    Valid(
+        """\
+        from django.core.cache import cache
+
+
+        def report(account, version):
+            key = f"report:{account}"
+            cached = cache.get(key)
+            if cached:
+                if cached["version"] != version:
+                    return cached
+            data = build_report(account, version)
+            cache.set(key, data, 600)
+            return data
+
+
+        def forget(account):
+            cache.delete(f"report:{account}")
+    """
+    ),
     # A login lockout: the read gates, and the key is written under a count of its own.
     Valid(
         """\
@@ -26,6 +47,29 @@ VALID = [
 ]
 
 INVALID = [
+    # "Absent, or mine": a reader that finds another holder leaves; its own claim is written again.
+    Invalid(
+        """\
+        from django.core.cache import cache
+
+
+        def edit_lock(document, user_id):
+            key = f"edit-lock:{document}"
+            holder = cache.get(key)
+            if holder:
+                if int(holder) != user_id:
+                    return False
+            cache.set(key, user_id, 30)
+            return True
+
+
+        def unlock(document):
+            cache.delete(f"edit-lock:{document}")
+    """,
+        line=10,
+        column=5,
+        fixed=None,
+    ),
     # Flask-Caching: `has`, then `set`; the branch runs code before the write, so no fix.
     Invalid(
         """\
