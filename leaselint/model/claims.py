@@ -330,7 +330,17 @@ class ClaimsMixin:
         answer_unknown = lua_read_then_write(text)  # type: ignore[arg-type]
         if answer_unknown:
             no_fix = "the script claims by reading the key and writing it when absent, and answers as it chooses"
-        if client is None:
+        if client is None and spec.key_in_list:
+            # `eval(SCRIPT, keys=[key], args=[token, ttl])`
+            keys, arguments = get_arg(call, spec.key), get_arg(call, Arg(None, "args"))
+            if type(keys) not in (cst.List, cst.Tuple) or len(keys.elements) != 1:  # type: ignore[union-attr]
+                return None
+            key = keys.elements[0].value  # type: ignore[union-attr]
+            value = script
+            if index:
+                items = arguments.elements if type(arguments) in (cst.List, cst.Tuple) else ()  # type: ignore[union-attr]
+                value = items[index - 1].value if len(items) >= index else None
+        elif client is None:
             keys_count = get_arg(call, Arg(1))
             if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
                 return None

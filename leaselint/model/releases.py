@@ -646,6 +646,8 @@ class ReleasesMixin:
         """The text of a script: a literal, or a name or `self` attribute set once to one."""
         if node is None:
             return None
+        if isinstance(node, cst.Await):
+            node = node.expression  # `sha = await r.script_load(LUA)`
         if (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)

@@ -58,6 +58,8 @@ class ClaimSpec:
     # The call writes whatever is there and answers the old value (`getset`): a claim only where the
     # code tests that answer (`if old is None:`), the first writer being the holder.
     by_old_value: bool = False
+    # For a script claim: its keys and arguments are lists (`eval(script, keys=[key], args=[token])`).
+    key_in_list: bool = False
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,8 @@ AIOREDIS1 = Store(
             flag_value="SET_IF_NOT_EXIST",
             lifetime=(Arg(None, "expire"), Arg(None, "pexpire")),
         ),
+        ClaimSpec("eval", key=Arg(None, "keys"), value=None, script=Arg(0), form="script", key_in_list=True),
+        ClaimSpec("evalsha", key=Arg(None, "keys"), value=None, script=Arg(0), form="script", key_in_list=True),
     ),
     releases=(
         ReleaseSpec(
@@ -189,7 +191,17 @@ AIOREDIS1 = Store(
             key_in_list=True,
             self_evident=True,
         ),
+        ReleaseSpec(
+            "evalsha",
+            key=Arg(None, "keys"),
+            checked=True,
+            script=Arg(0),
+            token=Arg(None, "args"),
+            key_in_list=True,
+            self_evident=True,
+        ),
     ),
+    script_loads=("script_load",),
     pipelines=("pipeline", "multi_exec"),
     checked_extend="{receiver}.eval({script}, keys=[{key}], args=[{token}, {ttl}])",
     checked_release=(

@@ -6,6 +6,60 @@ from leaselint.rule import Invalid
 VALID = []
 
 INVALID = [
+    # aioredis 1.x: the script's keys and arguments in lists; the token is made once per instance.
+    Invalid(
+        """\
+        import aioredis
+
+        CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Mutex:
+            def __init__(self, pool: aioredis.Redis, name):
+                self.pool = pool
+                self.name = f"mutex:{name}"
+                self.owner = str(id(self))
+
+            async def acquire(self):
+                return await self.pool.eval(CLAIM, keys=[self.name], args=[self.owner, 10000])
+
+            async def release(self):
+                if not await self.pool.eval(UNLOCK, keys=[self.name], args=[self.owner]):
+                    raise RuntimeError("the mutex was lost")
+    """,
+        line=14,
+        column=68,
+        fixed="""\
+        import secrets
+
+        import aioredis
+
+        CLAIM = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Mutex:
+            _lease_token = None
+
+            def __init__(self, pool: aioredis.Redis, name):
+                self.pool = pool
+                self.name = f"mutex:{name}"
+                self.owner = str(id(self))
+
+            async def acquire(self):
+                token = f"{self.owner}:{secrets.token_hex(8)}"
+                claimed = await self.pool.eval(CLAIM, keys=[self.name], args=[token, 10000])
+                if claimed:
+                    self._lease_token = token
+                return claimed
+
+            async def release(self):
+                if not (await self.pool.eval(UNLOCK, keys=[self.name], args=[self._lease_token]) if self._lease_token is not None else 0):
+                    raise RuntimeError("the mutex was lost")
+    """,
+        applicability=Applicability.UNSAFE,
+    ),
     Invalid(
         """\
         import socket
