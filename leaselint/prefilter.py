@@ -569,6 +569,11 @@ def _read_then_set(tree) -> bool:
             for item in (*node.body, *node.orelse):
                 stack.append((item, scope, in_test))
             continue
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            # `holder = cache.get(key)`, tested later by its name.
+            value = node.value.value if type(node.value) is ast.Await else node.value
+            stack.append((value, scope, True))
+            continue
         for child in ast.iter_child_nodes(node):
             stack.append((child, scope, in_test))
     if not reads:

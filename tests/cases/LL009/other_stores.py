@@ -64,7 +64,8 @@ INVALID = [
 
 
         def unlock(document):
-            cache.delete(f"edit-lock:{document}")
+            key = f"edit-lock:{document}"
+            cache.delete(key)
     """,
         line=10,
         column=5,
