@@ -178,6 +178,12 @@ class Project:
                 named = self.methods_named(dotted)
                 if len(named) == 1:
                     found.append((f"*.{dotted}", named[0][1], named[0][2]))
+                    # The object is of that class: its other methods (`store.remove(key)`) are too.
+                    cls = named[0][0].rpartition(".")[0]
+                    owner, _, short = cls.rpartition(".")
+                    for function, (summary, where) in (self.modules.get(owner) or {}).items():
+                        if function.startswith(short + ".") and function != f"{short}.{dotted}":
+                            found.append((f"{owner}.{function}", summary, where))
                 continue
             name = absolute(level, dotted, module, is_package)
             target = name

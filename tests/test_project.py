@@ -850,6 +850,21 @@ def test_the_checked_release_of_a_store_object_held_on_self_thrown_away_is_ll006
 
 
 @pytest.mark.parametrize(
+    "caller, line",
+    [
+        # A parameter: its class is told by `try_claim`, the project's one method of that name.
+        (GUARD_AT_MODULE.replace("guard = Guard(Redis())\n\n\ndef run_once(job_id):", "def run_once(guard, job_id):"), 15),
+        # The object is made twice: both are Guards, and the claim and the release use the same one.
+        (GUARD_AT_MODULE.replace("guard = Guard(Redis())\n", "guard = Guard(Redis())\nguard = Guard(Redis(db=1))\n"), 19),
+    ],
+    ids=["parameter", "bound-twice"],
+)
+def test_an_object_of_the_projects_store_class_told_by_its_distinctive_method(tmp_path, caller, line):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "app/caller.py": caller})
+    assert codes(findings(tmp_path, paths)) == {"app/caller.py": [("LL001", line, 9)]}
+
+
+@pytest.mark.parametrize(
     "caller",
     [
         # The answer is read: a lost lease is reported.
@@ -857,10 +872,6 @@ def test_the_checked_release_of_a_store_object_held_on_self_thrown_away_is_ll006
             "                self.guard.release(key, token)\n",
             "                if not self.guard.release(key, token):\n                    log.warning('lost %s', key)\n",
         ),
-        # An object whose class cannot be told (a parameter): no lease of this module.
-        GUARD_AT_MODULE.replace("guard = Guard(Redis())\n\n\ndef run_once(job_id):", "def run_once(guard, job_id):"),
-        # The object is made twice: which one is not told.
-        GUARD_AT_MODULE.replace("guard = Guard(Redis())\n", "guard = Guard(Redis())\nguard = Guard(Redis(db=1))\n"),
         # A delete of a key nobody claimed through the object (a cache entry).
         GUARD_AT_MODULE.replace("    if not guard.try_claim(key, token, 600):\n        return False\n", ""),
         # Another object of the class: another client, no lease.
@@ -868,7 +879,7 @@ def test_the_checked_release_of_a_store_object_held_on_self_thrown_away_is_ll006
             "        guard.drop(key)", "        other.drop(key)"
         ),
     ],
-    ids=["answer-read", "class-unknown", "bound-twice", "never-claimed", "other-object"],
+    ids=["answer-read", "never-claimed", "other-object"],
 )
 def test_calls_of_the_projects_store_class_that_are_no_finding(tmp_path, caller):
     paths = tree(tmp_path, {"app/__init__.py": "", "app/guard.py": GUARD_CLASS, "app/caller.py": caller})

@@ -227,6 +227,25 @@ def test_a_method_name_two_classes_define_or_a_common_one_carries_no_summary(tmp
     assert codes(findings(tmp_path, paths)) == {}
 
 
+def test_an_object_shown_by_one_distinctive_method_lends_its_class_to_its_common_methods(tmp_path):
+    """`self.storage.put_if_empty(...)` says `storage` is a RedisStorage: its `remove(key)` is that
+    class's too, though `remove` alone names no one method."""
+    storage = STORAGE.replace("def delete_data", "def remove")
+    lock = TASK_LOCK.replace("self.storage.delete_data", "self.storage.remove")
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": storage, "app/locks.py": lock})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/locks.py": [("LL002", 7, 52), ("LL001", 11, 9)]}
+    assert "`RedisStorage.remove` (app/storage.py:12)" in found["app/locks.py"][1][3]
+
+
+def test_a_common_method_on_another_object_or_an_object_of_two_classes_stays_unknown(tmp_path):
+    storage = STORAGE.replace("def delete_data", "def remove")
+    # The common method is called on another object than the one the distinctive method told.
+    other = TASK_LOCK.replace("self.storage.delete_data(self.key)", "self.archive.remove(self.key)")
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": storage, "app/locks.py": other})
+    assert codes(findings(tmp_path, paths)) == {}
+
+
 def test_the_lifetime_a_wrapper_takes_is_the_callers_argument(tmp_path):
     no_ttl = TASK_LOCK.replace(', ttl=60', '')
     paths = tree(tmp_path, {"app/__init__.py": "", "app/storage.py": STORAGE, "app/locks.py": no_ttl})

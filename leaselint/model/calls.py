@@ -170,6 +170,7 @@ class SummarisedCalls:
         releases: list[Release] = []
         if not self.functions:
             return claims, releases
+        known = self._classes_by_method()
         for site in (*self.walker.imported_sites, *self.walker.calls):
             name = self.callee(site.call)
             found = self.functions.get(name) if name is not None else None
@@ -183,6 +184,10 @@ class SummarisedCalls:
                 if found is None and cls is None and not self.classifier.resolver.is_self(site.call.func.value, site.scope):
                     # An object of no known class calling the project's one method of that name.
                     found = self.functions.get(f"*.{site.call.func.attr.value}")
+                    if found is None and known:
+                        # Or another method of the class that object showed by such a method.
+                        cls = known.get(self._object_of(site))
+                        found = self.functions.get(f"{cls}.{site.call.func.attr.value}") if cls else None
             if found is None:
                 continue
             (function, positional, keyword, effects), where = found
@@ -208,6 +213,45 @@ class SummarisedCalls:
                 elif event is not None:
                     releases.append(event)
         return claims, releases
+
+    def _classes_by_method(self) -> dict:
+        """Object -> the absolute class it is an instance of, told by a call of that class's one
+        distinctive method (`self.store.put_if_empty(...)`: `self.store` is a `RedisStorage`)."""
+        known: dict = {}
+        ambiguous = set()
+        for site in self.walker.calls:
+            func = site.call.func
+            if type(func) is not cst.Attribute:
+                continue
+            found = self.functions.get(f"*.{func.attr.value}")
+            if found is None:
+                continue
+            short = found[0][0].rpartition(".")[0]  # `RedisStorage` of `RedisStorage.put_if_empty`
+            classes = {n.rpartition(".")[0] for n in self.functions if not n.startswith("*.") and n.rpartition(".")[0].endswith("." + short)}
+            where = self._object_of(site)
+            if len(classes) != 1 or where is None:
+                continue
+            cls = classes.pop()
+            if known.get(where, cls) != cls:
+                ambiguous.add(where)
+            known[where] = cls
+        for where in ambiguous:
+            del known[where]
+        return known
+
+    def _object_of(self, site) -> tuple | None:
+        """The object a method is called on, as one name for the module: `self.store` in its class,
+        a local in its function, a module global."""
+        receiver = site.call.func.value  # type: ignore[union-attr]
+        resolver = self.classifier.resolver
+        if type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and resolver.is_self(receiver.value, site.scope):
+            method = site.scope if site.scope.cls is not None else resolver._enclosing_method(site.scope)
+            cls = method.cls if method is not None else None
+            return ("self", id(cls.node), receiver.attr.value) if cls is not None else None
+        if type(receiver) is cst.Name:
+            where = resolver.defining_scope(receiver.value, site.scope)
+            return ("name", id(where), receiver.value) if where is not None else None
+        return None
 
     def class_of(self, node: cst.BaseExpression, scope) -> str | None:
         """The absolute name of the imported class whose instance `node` is, when its one binding
