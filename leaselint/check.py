@@ -179,6 +179,7 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     except ParseFailure as exc:
         if settings.enabled(UNPARSABLE):
             result.diagnostics = [unparsable(str(exc), exc.line, exc.column)]
+        result.diagnostics += _as_python2(source.text, exc, settings, result, summary)
         return result
     except Exception as exc:
         _add(result.internal_errors, internal_error("the lease model", exc))
@@ -194,6 +195,35 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     if settings.count_fixes:
         _count_fixes(result, text, source.newline, settings)
     return result
+
+
+PYTHON2 = "the file is Python 2"
+
+
+def _as_python2(text: str, failure: ParseFailure, settings: Settings, result: FileResult, summary: dict) -> list[Diagnostic]:
+    """The findings of a Python 2 file, read as Python 3 on the same lines (leaselint/python2.py),
+    with no fix: the text they would edit is not the file's. None for any other unparsable text."""
+    from leaselint.python2 import as_python3
+
+    if not str(failure).startswith("syntax error"):
+        return []
+    converted = as_python3(text)
+    if converted is None:
+        return []
+    try:
+        found = check_text(converted, settings.replace(fix=False), result.internal_errors, summary_out=summary)
+    except ParseFailure:
+        return []
+    except Exception as exc:
+        _add(result.internal_errors, internal_error("the lease model", exc))
+        return []
+    if summary:
+        result.summary = (summary["exports"], summary["wants"], summary["keyed"])
+    return [
+        d.replace(fix=None, message=d.message if "(no automatic fix:" in d.message else f"{d.message} (no automatic fix: {PYTHON2})")
+        for d in found
+        if d.code != UNPARSABLE
+    ]
 
 
 def _gone(before: list[Diagnostic], after: list[Diagnostic]) -> dict[str, int]:

@@ -1,0 +1,68 @@
+"""Python 2 files read for their leases: the statements Python 3 no longer parses, written as
+Python 3 on the same lines, so that findings keep their line numbers. Never for fixes.
+
+Handled: `print x` (and `print >>f, x`), `except E, e:`, `raise E, "message"`, `exec code`, `<>`,
+long literals (`10L`) and old octal literals (`0755`). A text that still does not parse is left.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PRINT = re.compile(r"^(\s*)print\b(?!\s*[(=.\[])(.*?)(\s*#.*)?$")
+_PRINT_TO = re.compile(r"^>>\s*([^,]+),\s*(.*)$")
+_EXCEPT = re.compile(r"^(\s*except\s+)(.+?)\s*,\s*([A-Za-z_]\w*)\s*:(.*)$")
+_RAISE = re.compile(r"^(\s*raise\s+)([A-Za-z_][\w.]*)\s*,\s*(.+?)\s*$")
+_EXEC = re.compile(r"^(\s*)exec\s+(?!\()(.+?)\s*$")
+_LONG = re.compile(r"\b(\d+)[lL]\b")
+_OCTAL = re.compile(r"(?<![\w.])0([0-7]+)\b")
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for character in text:
+        if character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _code_part(line: str) -> bool:
+    """The line holds no string quote: words in it are code, not text."""
+    return "'" not in line and '"' not in line
+
+
+def _line(line: str) -> str:
+    match = _PRINT.match(line)
+    if match is not None and _balanced(match.group(2)) and not line.rstrip().endswith("\\"):
+        indent, rest, comment = match.group(1), match.group(2).strip(), match.group(3) or ""
+        target = _PRINT_TO.match(rest)
+        if target is not None:
+            rest = f"{target.group(2).rstrip(',').strip()}, file={target.group(1).strip()}"
+        return f"{indent}print({rest.rstrip(',')}){comment}"
+    match = _EXCEPT.match(line)
+    if match is not None and _balanced(match.group(2)):
+        return f"{match.group(1)}{match.group(2)} as {match.group(3)}:{match.group(4)}"
+    match = _RAISE.match(line)
+    if match is not None and _balanced(match.group(3)):
+        return f"{match.group(1)}{match.group(2)}({match.group(3)})"
+    match = _EXEC.match(line)
+    if match is not None and _balanced(match.group(2)):
+        return f"{match.group(1)}exec({match.group(2)})"
+    if _code_part(line):
+        line = _LONG.sub(r"\1", line.replace("<>", "!="))
+        line = _OCTAL.sub(r"0o\1", line)
+    return line
+
+
+def as_python3(text: str) -> str | None:
+    """`text` with its Python 2 statements written as Python 3 on the same lines, or None when
+    nothing changed."""
+    lines = text.split("\n")
+    changed = [_line(line) for line in lines]
+    if changed == lines:
+        return None
+    return "\n".join(changed)
