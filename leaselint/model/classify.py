@@ -401,20 +401,36 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         self.answering_methods = dict(answering)
         known = {id(r.call) for r in self.answered_calls}
         found = []
+        classes = {info.name: id(info) for info in self.walker.classes if not info.is_test} if answering else {}
         for site in self.walker.calls if answering else ():
             func = site.call.func
-            cls = site.scope.cls
             name = func.attr.value  # type: ignore[union-attr]
-            if cls is None or site.usage not in ("statement", "operand") or id(site.call) in known:
+            if site.usage not in ("statement", "operand") or id(site.call) in known or site.scope.is_test:
                 continue
             if not any(word in name.lower() for word in ("release", "unlock")) or site.scope.name == name:
                 continue
-            if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
-                continue
-            line = answering.get((id(cls), name))
+            if site.scope.cls is not None and self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                cls_id = id(site.scope.cls)
+            else:
+                # An object of the module's own lock class (`lock = JobLock(...)`, `self.lock = JobLock(...)`).
+                cls_id = self._instance_of(func.value, site.scope, classes)  # type: ignore[union-attr]
+            line = answering.get((cls_id, name)) if cls_id is not None else None
             if line is not None:
                 found.append((site.call, site.scope, name, line))
         return found
+
+    def _instance_of(self, node: cst.BaseExpression, scope, classes: dict) -> int | None:
+        """The id of the module's class whose instance `node` is, by its one binding to `Class(...)`."""
+        value = None
+        if type(node) is cst.Name:
+            found = self.resolver.single_value(node.value, scope)
+            value = found[0] if found is not None else None
+        elif type(node) is cst.Attribute and type(node.value) is cst.Name and self.resolver.is_self(node.value, scope):
+            held = self.resolver.self_attr_values(node.attr.value, scope)
+            value = held[0][0] if len(held) == 1 else None
+        if type(value) is cst.Call and type(value.func) is cst.Name:
+            return classes.get(value.func.value)
+        return None
 
     def _store_answer(self, scope: Scope, returns: list, answering: dict) -> int | None:
         """The line of a return that hands back a store's answer: a name bound to a call's result, a

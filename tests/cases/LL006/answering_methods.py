@@ -3,6 +3,45 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # The same, with the answer read.
+    Valid(
+        """\
+    import uuid
+
+    import redis
+
+    CHECKED_DELETE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+    client = redis.Redis()
+
+
+    class ReportLock:
+        def __init__(self, report):
+            self.key = f"report-lock:{report}"
+            self.owner = None
+
+        def acquire(self):
+            owner = uuid.uuid4().hex
+            if client.set(self.key, owner, nx=True, px=20000):
+                self.owner = owner
+                return True
+            return False
+
+        def release(self):
+            deleted = client.eval(CHECKED_DELETE, 1, self.key, self.owner)
+            return deleted == 1
+
+
+    def build(report):
+        guard = ReportLock(report)
+        if not guard.acquire():
+            return False
+        render(report)
+        if not guard.release():
+            log.warning("report %s rendered after its lock expired", report)
+        return True
+"""
+    ),
     # __exit__ tests what release answers.
     Valid(
         """\
@@ -93,6 +132,47 @@ VALID = [
 ]
 
 INVALID = [
+    # The module's own lock class, its release's answer dropped by a function of the same module.
+    Invalid(
+        """\
+    import uuid
+
+    import redis
+
+    CHECKED_DELETE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+    client = redis.Redis()
+
+
+    class ReportLock:
+        def __init__(self, report):
+            self.key = f"report-lock:{report}"
+            self.owner = None
+
+        def acquire(self):
+            owner = uuid.uuid4().hex
+            if client.set(self.key, owner, nx=True, px=20000):
+                self.owner = owner
+                return True
+            return False
+
+        def release(self):
+            deleted = client.eval(CHECKED_DELETE, 1, self.key, self.owner)
+            return deleted == 1
+
+
+    def build(report):
+        guard = ReportLock(report)
+        if not guard.acquire():
+            return False
+        render(report)
+        guard.release()
+        return True
+""",
+        line=32,
+        column=5,
+        fixed=None,
+    ),
     # release answers _drop's test of the script's answer; __exit__ drops it.
     Invalid(
         """\
