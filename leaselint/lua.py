@@ -29,7 +29,11 @@ _LUA_WRITE = re.compile(
     re.IGNORECASE,
 )
 # The branch the write stands in runs when the read found nothing.
-_LUA_ABSENT = re.compile(r"""\bif\s+not\b|==\s*0\b|==\s*false\b|==\s*nil\b|~=\s*1\b""", re.IGNORECASE)
+# Or leaves when it found something: `if redis.call('hget', KEYS[1], 'writer') ~= false then return false end`.
+_LUA_ABSENT = re.compile(
+    r"""\bif\s+not\b|==\s*0\b|==\s*false\b|==\s*nil\b|~=\s*1\b|~=\s*(?:false|nil)\s*\)?\s*then\s+return\b""",
+    re.IGNORECASE,
+)
 
 
 def lua_read_then_write(script: str) -> bool:

@@ -342,10 +342,11 @@ class ClaimsMixin:
                 value = items[index - 1].value if len(items) >= index else None
         elif client is None:
             keys_count = get_arg(call, Arg(1))
-            if not isinstance(keys_count, cst.Integer) or keys_count.value != "1":
+            if not isinstance(keys_count, cst.Integer) or keys_count.evaluated_value < 1:
                 return None
+            # KEYS[1] is the lease; ARGV[n] comes after all the keys.
             key = get_arg(call, spec.key)
-            value = get_arg(call, Arg(2 + index)) if index else script
+            value = get_arg(call, Arg(1 + keys_count.evaluated_value + index)) if index else script
         else:
             arguments = values[1]
             value = arguments[index - 1] if index and arguments is not None and len(arguments) >= index else None

@@ -4,6 +4,48 @@ from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # The same claim, released by a script that compares the field with the caller's token.
+    Valid(
+        """\
+        import secrets
+
+        import redis
+
+        TAKE = '''
+        if redis.call("EXISTS", KEYS[2]) == 1 then
+            return 0
+        end
+        if redis.call("HGET", KEYS[1], "owner") ~= false then
+            return 0
+        end
+        redis.call("HSET", KEYS[1], "owner", ARGV[1])
+        redis.call("PEXPIRE", KEYS[1], ARGV[2])
+        return 1
+        '''
+
+        GIVE_BACK = '''
+        if redis.call("HGET", KEYS[1], "owner") == ARGV[1] then
+            return redis.call("HDEL", KEYS[1], "owner")
+        end
+        return 0
+        '''
+
+
+        class Window:
+            def __init__(self, client: redis.Redis, site):
+                self.client = client
+                self.key = f"maintenance:{site}"
+                self.frozen = f"maintenance:{site}:frozen"
+
+            def open(self):
+                self.owner = secrets.token_hex(16)
+                return bool(self.client.eval(TAKE, 2, self.key, self.frozen, self.owner, 60000))
+
+            def close(self):
+                if not self.client.eval(GIVE_BACK, 1, self.key, self.owner):
+                    raise WindowLost(self.key)
+    """
+    ),
     Valid(
         """\
         # no rule reports this
@@ -186,6 +228,48 @@ VALID = [
 ]
 
 INVALID = [
+    # A claim script of two keys that leaves when the field is there (`~= false then return`), and a
+    # release script that deletes the field whoever wrote it.
+    Invalid(
+        """\
+        import secrets
+
+        import redis
+
+        TAKE = '''
+        if redis.call("EXISTS", KEYS[2]) == 1 then
+            return 0
+        end
+        if redis.call("HGET", KEYS[1], "owner") ~= false then
+            return 0
+        end
+        redis.call("HSET", KEYS[1], "owner", ARGV[1])
+        redis.call("PEXPIRE", KEYS[1], ARGV[2])
+        return 1
+        '''
+
+        GIVE_BACK = '''
+        redis.call("HDEL", KEYS[1], "owner")
+        '''
+
+
+        class Window:
+            def __init__(self, client: redis.Redis, site):
+                self.client = client
+                self.key = f"maintenance:{site}"
+                self.frozen = f"maintenance:{site}:frozen"
+
+            def open(self):
+                self.owner = secrets.token_hex(16)
+                return bool(self.client.eval(TAKE, 2, self.key, self.frozen, self.owner, 60000))
+
+            def close(self):
+                self.client.eval(GIVE_BACK, 1, self.key, self.owner)
+    """,
+        line=33,
+        column=9,
+        fixed=None,
+    ),
     Invalid(
         """\
         import redis
