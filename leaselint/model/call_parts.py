@@ -456,3 +456,30 @@ def _evaluate(node: cst.BaseExpression, defaults: dict[str, object]) -> object:
         except TypeError:
             return _UNKNOWN
     return _UNKNOWN
+
+
+# Calls that convert a number and fail on None: a binding made with them runs only on a value passed.
+_CONVERSIONS = frozenset({"int", "float", "round", "abs"})
+
+
+def conversion_of(node: cst.BaseExpression, name: str) -> bool:
+    """`node` is `name` converted or scaled by literals alone: `int(name)`, `name * 1000`, `float(name) / 2`."""
+    kind = type(node)
+    if kind is cst.Name:
+        return node.value == name
+    if kind is cst.Call:
+        return (
+            type(node.func) is cst.Name
+            and node.func.value in _CONVERSIONS
+            and len(node.args) >= 1
+            and conversion_of(node.args[0].value, name)
+            and all(type(a.value) in (cst.Integer, cst.Float) for a in node.args[1:])
+        )
+    if kind is cst.BinaryOperation:
+        left, right = node.left, node.right
+        if type(right) in (cst.Integer, cst.Float):
+            return conversion_of(left, name)
+        if type(left) in (cst.Integer, cst.Float):
+            return conversion_of(right, name)
+        return False
+    return False

@@ -13,6 +13,7 @@ from leaselint.model.call_parts import (
     _EVENT_FIELDS,
     _exits,
     _leaves_unless_mine,
+    conversion_of,
     _flag_set,
     _in_block_after,
     _polarity,
@@ -199,7 +200,7 @@ class ClaimsMixin:
             return False
         if self.resolver.code(value).strip() in forever:
             return True
-        return _conversion_of(value, name)
+        return conversion_of(value, name)
 
     def _handed_on(self, value: cst.BaseExpression, caller, forever: tuple, passed: bool) -> bool:
         """The caller passes its own parameter on (`Lock(name, timeout)` in `def lock(name,
@@ -773,29 +774,3 @@ class ClaimsMixin:
             for read in self.reads
         )
 
-
-# Calls that convert a number and fail on None: a binding made with them runs only on a value passed.
-_CONVERSIONS = frozenset({"int", "float", "round", "abs"})
-
-
-def _conversion_of(node: cst.BaseExpression, name: str) -> bool:
-    """`node` is `name` converted or scaled by literals alone: `int(name)`, `name * 1000`, `float(name) / 2`."""
-    kind = type(node)
-    if kind is cst.Name:
-        return node.value == name
-    if kind is cst.Call:
-        return (
-            type(node.func) is cst.Name
-            and node.func.value in _CONVERSIONS
-            and len(node.args) >= 1
-            and _conversion_of(node.args[0].value, name)
-            and all(type(a.value) in (cst.Integer, cst.Float) for a in node.args[1:])
-        )
-    if kind is cst.BinaryOperation:
-        left, right = node.left, node.right
-        if type(right) in (cst.Integer, cst.Float):
-            return _conversion_of(left, name)
-        if type(left) in (cst.Integer, cst.Float):
-            return _conversion_of(right, name)
-        return False
-    return False
