@@ -140,6 +140,15 @@ REDIS_CASES = {
             with r.lock("lock:a"):  # expect: LL005
                 pass
     """,
+    "a plain claim that succeeds again on a lease the checker thinks open (a flush it did not see)": """
+        def main(r):
+            for attempt in range(2):
+                if r.set("lock:a", "worker-1", nx=True, ex=30):  # expect: LL002
+                    if attempt == 0:
+                        r.execute_command("FLUSHDB")
+                    else:
+                        r.delete("lock:a")  # expect: LL001
+    """,
     "WATCH, compare, MULTI/DEL/EXEC": """
         import uuid
 

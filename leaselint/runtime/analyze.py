@@ -138,9 +138,11 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
 
 
 def _refresh(claim: Event, again: Event) -> bool:
-    """A claim of an open lease by its own holder (an acquire-or-refresh script, a re-entrant lock):
-    the same value from the same process, with no release between."""
-    return again.value == claim.value and again.pid == claim.pid and bool(again.value)
+    """A claim of an open lease by its own holder through a script that acquires or refreshes: the
+    same value from the same process, with no release between. A plain conditional create that
+    succeeds found the key absent (it expired, or was flushed): a new claim, never a refresh."""
+    scripted = again.command in ("EVAL", "EVALSHA")
+    return scripted and again.value == claim.value and again.pid == claim.pid and bool(again.value)
 
 
 def _release_findings(out: _Findings, lease: _Lease, release: Event) -> None:
