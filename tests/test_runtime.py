@@ -650,3 +650,30 @@ def test_a_script_made_before_the_wraps_is_read_from_the_object_calling_it(proje
     monkeypatch.setattr(redis_hooks, "SCRIPTS", {})
     project.check(REDIS_CASES["redis-py Lock without a timeout"], redis_client)
     assert any("redis.call('del'" in source for source in redis_hooks.SCRIPTS.values())
+
+
+def test_the_client_packages_own_files_are_never_the_users_line(project, redis_client, monkeypatch):
+    """Run on a client library's own tests (the project is the client): a command made by the
+    client's own method is reported at the caller's line, not inside the client's package."""
+    from leaselint.runtime import record as recording
+
+    monkeypatch.setattr(recording, "LIBRARY_DIRS", {str(project.root / "client")})
+    helper = project.module(
+        """
+        def claim_flag(r, key):
+            return r.set(key, "1", nx=True, ex=30)
+        """,
+        folder="client",
+    )
+    caller = project.module(
+        """
+        def main(r, claim_flag):
+            for _ in range(2):
+                if claim_flag(r, "lock:a"):  # expect: LL002
+                    r.delete("lock:a")  # expect: LL001
+        """
+    )
+    caller.main(redis_client, helper.claim_flag)
+    found = analyze.analyze(list(project.recorder.events))
+    assert all(f.path == caller.PATH for f in found), [(f.path, f.line) for f in found]
+    assert sorted((f.code, f.line) for f in found) == expected(caller.SOURCE)

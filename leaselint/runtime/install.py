@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.util
+import os
 import sys
 
 
@@ -42,6 +43,13 @@ TARGETS = {
 
 
 def _apply(name: str, module) -> None:
+    from leaselint.runtime import record
+
+    top = sys.modules.get(name.split(".")[0])
+    where = getattr(top, "__file__", None)
+    if where:
+        # The client's own files are never the user's line, even when the project is the client.
+        record.LIBRARY_DIRS.add(os.path.dirname(os.path.abspath(where)))
     try:
         TARGETS[name](module)
     except Exception as error:  # a client version of another shape: not wrapped, said once

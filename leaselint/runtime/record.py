@@ -25,6 +25,8 @@ RENEW = "renew"  # a renewal by its nature (SET XX with a lifetime, touch, a scr
 _NOT_LEASES = frozenset({"get_or_set"})
 _STACK_DEPTH = 16
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The folders of the wrapped clients' packages (install._apply adds them).
+LIBRARY_DIRS: set[str] = set()
 
 
 class Event:
@@ -124,6 +126,8 @@ class Recorder:
     def _classify(self, filename: str) -> int:
         path = os.path.abspath(filename)
         if not path.startswith(self.root + os.sep) or path.startswith(_HERE + os.sep):
+            return 0
+        if any(path.startswith(folder + os.sep) for folder in LIBRARY_DIRS):
             return 0
         parts = path.split(os.sep)
         if "site-packages" in parts or "dist-packages" in parts or not path.endswith(".py"):
