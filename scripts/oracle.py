@@ -218,7 +218,8 @@ def valkey_binary() -> str | None:
 
 def server_command(kind: str, port: int, notes: list[str]) -> list[str]:
     if kind == "memcached":
-        return ["memcached", "-l", "127.0.0.1", "-p", str(port), "-U", "0"]
+        root = ["-u", "root"] if os.geteuid() == 0 else []  # memcached refuses root without it
+        return ["memcached", "-l", "127.0.0.1", "-p", str(port), "-U", "0", *root]
     binary = shutil.which("redis-server") or "redis-server"
     if kind == "valkey":
         binary = valkey_binary() or binary
@@ -326,7 +327,7 @@ def run_tests(project: Project, python: Path, tree: Path, cache: Path, result: R
         env["ORACLE_PORTS"] = ",".join(f"{a}:{b}" for a, b in moves if b)
         env.update({key: value.format(**places) for key, value in project.env.items()})
         command = [
-            str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rN", "--tb=native",
+            str(python), "-m", "pytest", "-q", "-rN", "--tb=native",
             "--leases", "--leases-report", str(report), "--leases-root", str(tree),
             "--junitxml", str(xml), "-o", "junit_family=xunit2", "--timeout", str(project.test_timeout),
             *plugins, *[arg.format(**places) for arg in project.args],
