@@ -15,7 +15,8 @@ as `pytest --leases --leases-report FILE --leases-root TREE` in the unpacked tre
 `leaselint` runs on the same tree with the venv's interpreter.
 
 A run-time finding is also reported statically when a static finding of the same code stands in the
-same file at most two lines away; the others are the static misses. Each finding is looked up in
+same file at most two lines away (or a related location of it is: where its weak token is made); the
+others are the static misses. Each finding is looked up in
 scripts/oracle-verdicts.tsv (project, code, path:line, TRUE or FALSE, reason): TRUE is a real lease
 bug of that code, FALSE a false alarm of the run-time checker. A project that cannot be fetched,
 installed or run is named and the run goes on. Not a test: it downloads, and takes about half an hour.
@@ -392,7 +393,7 @@ def one(project: Project, cache: Path, from_cache: bool) -> Result:
     static, why = ecosystem.run([str(python), "-m", "leaselint"], project.name, tree)
     if why:
         result.notes.append(f"static leaselint: {why}")
-    result.static = [[f.path, f.row, f.code] for f in static if f.code != "LL000"]
+    result.static = [[f.path, f.row, f.code, *f.related] for f in static if f.code != "LL000"]
     if not from_cache:
         saved.write_text(json.dumps(result.__dict__, indent=1))
     return result
@@ -417,10 +418,13 @@ def load_verdicts(path: Path) -> dict[tuple[str, str, str], tuple[str, str]]:
 
 
 def also_static(finding: dict, static: list[list]) -> bool:
-    return any(
-        path == finding["path"] and code == finding["code"] and abs(row - finding["row"]) <= NEAR
-        for path, row, code in static
-    )
+    """A static finding of the same code in the same file, at most NEAR lines away, at its line or
+    at a related location (where a weak token is made)."""
+    for path, row, code, *related in static:
+        if path == finding["path"] and code == finding["code"]:
+            if any(abs(other - finding["row"]) <= NEAR for other in (row, *related)):
+                return True
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
