@@ -290,6 +290,14 @@ def runtime_findings(report: Path, tree: Path) -> list[dict]:
     return found
 
 
+def write_once(path: Path, text: str) -> None:
+    """Write a shim unless it holds that text already (another run may be importing it)."""
+    if not path.exists() or path.read_text() != text:
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(text)
+        os.replace(temporary, path)
+
+
 def run_tests(project: Project, python: Path, tree: Path, cache: Path, result: Result) -> None:
     reports, logs, shims = cache / "reports", cache / "logs", cache / "shims"
     report, xml, log = reports / f"{project.name}.json", reports / f"{project.name}.xml", logs / f"{project.name}.log"
@@ -300,7 +308,7 @@ def run_tests(project: Project, python: Path, tree: Path, cache: Path, result: R
         module = "oracle_shim_" + project.name.replace("-", "_")
         folder = shims / project.name
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{module}.py").write_text(project.shim.lstrip())
+        write_once(folder / f"{module}.py", project.shim.lstrip())
         plugins += ["-p", module]
         pythonpath.append(str(folder))
     servers, places = [], {}
@@ -317,7 +325,7 @@ def run_tests(project: Project, python: Path, tree: Path, cache: Path, result: R
         if servers:
             folder = shims / "_ports"
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / "oracle_ports.py").write_text(PORTS_SHIM.lstrip())
+            write_once(folder / "oracle_ports.py", PORTS_SHIM.lstrip())
             plugins += ["-p", "oracle_ports"]
             pythonpath.append(str(folder))
         env = {key: os.environ[key] for key in ("HOME", "LANG", "LC_ALL", "TMPDIR", "USER") if key in os.environ}
