@@ -471,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         results = list(pool.map(job, projects))
 
     rows, misses, unjudged, dumped = [], [], [], []
+    causes: dict[str, int] = {}
     totals = dict.fromkeys(("tests", "passed", "runtime", "true", "false", "static", "missed", "true_missed"), 0)
     for result in results:
         counts = dict.fromkeys(totals, 0)
@@ -495,6 +496,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {verdict:5} {side:11} {where} {finding['code']} {finding['message']}")
             if reason:
                 print(f"        {reason}")
+            if verdict == "FALSE":
+                cause = reason.split(":")[0]
+                causes[cause] = causes.get(cause, 0) + 1
             if verdict == "?":
                 unjudged.append(f"{result.name}\t{finding['code']}\t{where}\t?\t{finding['message']}")
             if verdict == "TRUE" and not static:
@@ -522,6 +526,10 @@ def main(argv: list[str] | None = None) -> int:
         f"\n{totals['runtime']} run-time findings: {totals['true']} true, {totals['false']} false, "
         f"{totals['runtime'] - judged} unjudged; the static run also reports {totals['static']}"
     )
+    if causes:
+        print("\nfalse alarms by cause (a verdict's reason, up to its colon):")
+        for cause, count in sorted(causes.items(), key=lambda item: (-item[1], item[0])):
+            print(f"{count:4}  {cause}")
     if misses:
         print(f"\n{len(misses)} true findings the static run misses:")
         print("\n".join(misses))
@@ -529,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{len(unjudged)} findings without a verdict (add them to {options.verdicts.name}):")
         print("\n".join(unjudged))
     if options.json:
-        options.json.write_text(json.dumps({"projects": dumped, "totals": totals}, indent=1))
+        options.json.write_text(json.dumps({"projects": dumped, "totals": totals, "causes": causes}, indent=1))
     return 2 if any(r.error for r in results) else 0
 
 
