@@ -512,7 +512,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| project | group | tests passed | run-time findings | true | static also reports | static misses (true) |")
     print("|---|---|---|---|---|---|---|")
     for result, counts in rows:
-        tests = result.error.split(" (")[0] if result.error and result.tests is None else f"{counts['passed']}/{counts['tests']}"
+        tests = f"{counts['passed']}/{counts['tests']}"
+        if result.error and result.tests is None:  # no tests ran: say why, briefly
+            tests = result.error.split(" (")[0]
         print(
             f"| {result.name} | {result.group} | {tests} | {counts['runtime']} | {counts['true']} | "
             f"{counts['static']} | {counts['missed']} ({counts['true_missed']}) |"
