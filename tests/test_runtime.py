@@ -677,3 +677,39 @@ def test_the_client_packages_own_files_are_never_the_users_line(project, redis_c
     found = analyze.analyze(list(project.recorder.events))
     assert all(f.path == caller.PATH for f in found), [(f.path, f.line) for f in found]
     assert sorted((f.code, f.line) for f in found) == expected(caller.SOURCE)
+
+
+STORAGE_PRIMITIVES = """
+    UNSET = object()
+
+
+    def put_if_empty(r, key, value):
+        return bool(r.set("store:" + key, value, nx=True))
+
+
+    def delete_data(r, key):
+        return r.delete("store:" + key)
+
+
+    def run_once(r, name):
+        if r.set("once:" + name, "1", nx=True):  # expect: LL002 LL005
+            r.delete("once:" + name)  # expect: LL001
+"""
+
+
+def test_storage_primitives_a_test_calls_one_by_one_are_no_lease(project, redis_client):
+    """A test drives a store wrapper's primitives (the key and value its own): no lease of the
+    project's. A function of the project that claims and releases the key it is given still is one."""
+    storage = project.module(STORAGE_PRIMITIVES)
+    driver = project.module(
+        """
+        def test_primitives(r, storage):
+            for _ in range(2):
+                assert storage.put_if_empty(r, "k1", "v1")
+                assert storage.delete_data(r, "k1")
+                storage.run_once(r, "nightly")
+        """,
+        folder="tests",
+    )
+    driver.test_primitives(redis_client, storage)
+    assert project.findings() == expected(storage.SOURCE)

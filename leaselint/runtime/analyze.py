@@ -2,7 +2,9 @@
 
 A lease is a claim and a release (or renewal) of one key on one store, made by the project's own code
 (not by a test module) in one lease's life: the two come from the same module, or share a function of
-the project on their way to the store. What each code means here:
+the project on their way to the store. A store wrapper's primitives a test calls one by one, the key
+handed down from the test (`put_if_empty(key, v)`, then `delete_data(key)`), are no lease; a function
+that claims and releases the key it is given is one. What each code means here:
 
 - LL001: a release that compared nothing in the same server step;
 - LL004: the same, after a read of the key since the claim (the compare happened in the client);
@@ -81,6 +83,13 @@ class _Lease:
         self.late: Event | None = None
         self.reads: list[Event] = []
 
+    def primitive(self, other: Event) -> bool:
+        """A store wrapper's claim driven by a test (the key handed down from it), and `other` made
+        by another function of the project: storage primitives a test calls one by one, not a lease.
+        A function that claims and releases the key it is given is a lease at home."""
+        claim = self.claim
+        return bool(claim.handed) and (claim.where[0], claim.where[2]) != (other.where[0], other.where[2])
+
 
 class _Findings:
     def __init__(self) -> None:
@@ -110,11 +119,15 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
                 continue
             if lease is not None and _refresh(lease.claim, event):
                 continue
-            if event.result is None or event.result:
-                _token_findings(out, event, values, host)
+            if (event.result is None or event.result) and event.handed != 2:
+                _token_findings(out, event, values, host)  # a value a test chose is the test's
             if event.result is None or event.result or lease is None:
                 open_leases[lease_key] = _Lease(event)
         elif lease is None or not _ours(event) or not _one_life(lease.claim, event):
+            continue
+        elif lease.primitive(event):
+            if event.kind == RELEASE:
+                del open_leases[lease_key]
             continue
         elif event.kind == READ:
             if not event.in_tx:

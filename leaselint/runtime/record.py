@@ -32,7 +32,7 @@ LIBRARY_DIRS: set[str] = set()
 class Event:
     __slots__ = (
         "seq", "kind", "family", "store", "key", "field", "value", "lifetime", "checked",
-        "in_tx", "command", "stack", "test", "thread", "pid", "at", "result",
+        "in_tx", "command", "stack", "test", "thread", "pid", "at", "result", "handed",
     )
 
     def __init__(self, **fields) -> None:
@@ -86,13 +86,14 @@ class Recorder:
         key = text(key)
         if not self.wants(kind, store, key):
             return
+        handed = False
         if stack is None:
-            stack = self._stack()
+            stack, handed = self._stack((key, text(fields.get("field") or "")), fields.get("value"))
         if stack is None:
             return  # a library's own use of a claim command that is no lease
         event = Event(
             kind=kind, family=family, store=store, key=key, stack=stack, test=self.test,
-            thread=threading.get_ident(), pid=os.getpid(), at=time.time(), **fields,
+            thread=threading.get_ident(), pid=os.getpid(), at=time.time(), handed=handed, **fields,
         )
         with self._lock:
             event.seq = next(self._seq)
@@ -102,20 +103,33 @@ class Recorder:
 
     def stack(self) -> tuple | None:
         """The user's frames from here out, innermost first; None inside a library's non-lease use."""
-        return self._stack()
+        return self._stack()[0]
 
-    def _stack(self) -> tuple | None:
+    def _stack(self, names: tuple = (), value=None) -> tuple[tuple | None, int]:
+        """The user's frames, and whether the key was handed down to them from a test: each frame
+        from the innermost out got it (or the field) as an argument, up to a test's frame that made
+        it (1), and the innermost got the stored value as an argument too (2); else 0."""
         frames = []
         frame = sys._getframe(1)
+        handing = bool(names)
+        handed = 0
+        value_given = False
         while frame is not None and len(frames) < _STACK_DEPTH:
             code = frame.f_code
             if code.co_name in _NOT_LEASES and not self._file_kind(code.co_filename):
-                return None
+                return None, 0
             kind = self._file_kind(code.co_filename)
             if kind:
+                if handing:
+                    if frames and kind == 2:
+                        handed, handing = 2 if value_given else 1, False  # a test made the key its callees got
+                    elif not _given(frame, names):
+                        handing = False
+                    elif not frames and value is not None:
+                        value_given = _given(frame, (text(value),))
                 frames.append((code.co_filename, frame.f_lineno, code.co_name, kind == 2))
             frame = frame.f_back
-        return tuple(frames)
+        return tuple(frames), handed
 
     def _file_kind(self, filename: str) -> int:
         kind = self._files.get(filename)
@@ -133,6 +147,21 @@ class Recorder:
         if "site-packages" in parts or "dist-packages" in parts or not path.endswith(".py"):
             return 0
         return 2 if is_test_path(path, self.root) else 1
+
+
+def _given(frame, names: tuple) -> bool:
+    """The frame's function got a part of the key or field as an argument (`add(key, value)` that
+    sends `prefix + key`)."""
+    code = frame.f_code
+    count = code.co_argcount + code.co_kwonlyargcount
+    local = frame.f_locals
+    for name in code.co_varnames[:count]:
+        value = local.get(name)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        if isinstance(value, str) and len(value) >= 2 and any(value in part for part in names if part):
+            return True
+    return False
 
 
 _warned: list[str] = []
