@@ -149,6 +149,16 @@ REDIS_CASES = {
                     else:
                         r.delete("lock:a")  # expect: LL001
     """,
+    "a forced release by a function named for it": """
+        import uuid
+
+        def force_unlock(r, key):
+            r.delete(key)
+
+        def main(r):
+            if r.set("lock:a", uuid.uuid4().hex, nx=True, ex=30):
+                force_unlock(r, "lock:a")
+    """,
     "WATCH, compare, MULTI/DEL/EXEC": """
         import uuid
 

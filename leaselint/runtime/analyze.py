@@ -145,9 +145,22 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
         elif event.kind == RELEASE:
             if lease.claim.field and event.field and event.field != lease.claim.field:
                 continue
-            _release_findings(out, lease, event)
+            if not _forced(event):
+                _release_findings(out, lease, event)
             del open_leases[lease_key]
     return sorted(out.found.values(), key=lambda f: (f.path, f.line, f.code))
+
+
+def _forced(release: Event) -> bool:
+    """A release on purpose of whoever holds the lease: made by the project's function named for it
+    (`reset`, `force_release`, `break_lock`, `clear`), the static model's forced-release names."""
+    from leaselint.model.stores import FORCE_NAMES, FORCE_WORDS
+
+    for _, _, function, test in release.stack or ():
+        name = function.lower().strip("_")
+        if not test and (name in FORCE_NAMES or any(word in name for word in FORCE_WORDS)):
+            return True
+    return False
 
 
 def _refresh(claim: Event, again: Event) -> bool:
