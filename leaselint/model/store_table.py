@@ -178,28 +178,22 @@ AIOREDIS1 = Store(
             flag_value="SET_IF_NOT_EXIST",
             lifetime=(Arg(None, "expire"), Arg(None, "pexpire")),
         ),
-        ClaimSpec("eval", key=Arg(None, "keys"), value=None, script=Arg(0), form="script", key_in_list=True),
-        ClaimSpec("evalsha", key=Arg(None, "keys"), value=None, script=Arg(0), form="script", key_in_list=True),
+        *(
+            ClaimSpec(method, key=Arg(None, "keys"), value=None, script=Arg(0), form="script", key_in_list=True)
+            for method in ("eval", "evalsha")
+        ),
     ),
-    releases=(
+    releases=tuple(
         ReleaseSpec(
-            "eval",
+            method,
             key=Arg(None, "keys"),
             checked=True,
             script=Arg(0),
             token=Arg(None, "args"),
             key_in_list=True,
             self_evident=True,
-        ),
-        ReleaseSpec(
-            "evalsha",
-            key=Arg(None, "keys"),
-            checked=True,
-            script=Arg(0),
-            token=Arg(None, "args"),
-            key_in_list=True,
-            self_evident=True,
-        ),
+        )
+        for method in ("eval", "evalsha")
     ),
     script_loads=("script_load",),
     pipelines=("pipeline", "multi_exec"),

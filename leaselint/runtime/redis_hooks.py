@@ -186,96 +186,105 @@ def _batch(family: str, pipe, stack: list, stacks: dict, results) -> None:
             record_command(family, store, args, result, watched if in_tx else None, in_tx, stacks.get(index))
 
 
+def _command_done(family: str, client, args: tuple, result) -> None:
+    if record.RECORDER is not None:
+        record_command(family, store_of(client), args, result)
+
+
+def _immediate_done(family: str, pipe, args: tuple, result) -> None:
+    if record.RECORDER is not None and args:
+        _watch(pipe, args)
+        record_command(family, store_of(pipe), args, result, in_tx=bool(pipe.__dict__.get("_leaselint_watched")))
+
+
+def _batch_begun(pipe) -> tuple[list, dict]:
+    return list(pipe.command_stack), pipe.__dict__.pop("_leaselint_stacks", None) or {}
+
+
+def _batch_done(family: str, pipe, begun: tuple[list, dict], results) -> None:
+    if record.RECORDER is not None:
+        _batch(family, pipe, begun[0], begun[1], results)
+
+
+def _batch_failed(pipe) -> None:
+    pipe.__dict__.pop("_leaselint_watched", None)
+
+
+def _put(client_class, pipeline_class, script_classes, execute_command, immediate, execute) -> None:
+    client_class.execute_command = execute_command
+    pipeline_class.immediate_execute_command = immediate
+    pipeline_class.execute = execute
+    _wrap_queue(pipeline_class)
+    client_class._leaselint_wrapped = True
+    _wrap_scripts(script_classes)
+
+
 def wrap_sync(family: str, client_class, pipeline_class, script_classes) -> None:
     """Wrap one client family's synchronous classes (idempotent)."""
     if getattr(client_class, "_leaselint_wrapped", False):
         return
     execute_command = client_class.execute_command
+    immediate = pipeline_class.immediate_execute_command
+    execute = pipeline_class.execute
 
     @functools.wraps(execute_command)
     def _execute_command(self, *args, **options):
         result = execute_command(self, *args, **options)
-        if record.RECORDER is not None:
-            record_command(family, store_of(self), args, result)
+        _command_done(family, self, args, result)
         return result
-
-    immediate = pipeline_class.immediate_execute_command
 
     @functools.wraps(immediate)
     def _immediate(self, *args, **options):
         result = immediate(self, *args, **options)
-        if record.RECORDER is not None and args:
-            _watch(self, args)
-            record_command(family, store_of(self), args, result, in_tx=bool(self.__dict__.get("_leaselint_watched")))
+        _immediate_done(family, self, args, result)
         return result
-
-    execute = pipeline_class.execute
 
     @functools.wraps(execute)
     def _execute(self, *args, **kwargs):
-        stack = list(self.command_stack)
-        stacks = self.__dict__.pop("_leaselint_stacks", None) or {}
+        begun = _batch_begun(self)
         try:
             results = execute(self, *args, **kwargs)
         except BaseException:
-            self.__dict__.pop("_leaselint_watched", None)
+            _batch_failed(self)
             raise
-        if record.RECORDER is not None:
-            _batch(family, self, stack, stacks, results)
+        _batch_done(family, self, begun, results)
         return results
 
-    client_class.execute_command = _execute_command
-    pipeline_class.immediate_execute_command = _immediate
-    pipeline_class.execute = _execute
-    _wrap_queue(pipeline_class)
-    client_class._leaselint_wrapped = True
-    _wrap_scripts(script_classes)
+    _put(client_class, pipeline_class, script_classes, _execute_command, _immediate, _execute)
 
 
 def wrap_async(family: str, client_class, pipeline_class, script_classes) -> None:
-    """Wrap one client family's asyncio classes (idempotent)."""
+    """Wrap one client family's asyncio classes (idempotent): the same, awaited."""
     if getattr(client_class, "_leaselint_wrapped", False):
         return
     execute_command = client_class.execute_command
+    immediate = pipeline_class.immediate_execute_command
+    execute = pipeline_class.execute
 
     @functools.wraps(execute_command)
     async def _execute_command(self, *args, **options):
         result = await execute_command(self, *args, **options)
-        if record.RECORDER is not None:
-            record_command(family, store_of(self), args, result)
+        _command_done(family, self, args, result)
         return result
-
-    immediate = pipeline_class.immediate_execute_command
 
     @functools.wraps(immediate)
     async def _immediate(self, *args, **options):
         result = await immediate(self, *args, **options)
-        if record.RECORDER is not None and args:
-            _watch(self, args)
-            record_command(family, store_of(self), args, result, in_tx=bool(self.__dict__.get("_leaselint_watched")))
+        _immediate_done(family, self, args, result)
         return result
-
-    execute = pipeline_class.execute
 
     @functools.wraps(execute)
     async def _execute(self, *args, **kwargs):
-        stack = list(self.command_stack)
-        stacks = self.__dict__.pop("_leaselint_stacks", None) or {}
+        begun = _batch_begun(self)
         try:
             results = await execute(self, *args, **kwargs)
         except BaseException:
-            self.__dict__.pop("_leaselint_watched", None)
+            _batch_failed(self)
             raise
-        if record.RECORDER is not None:
-            _batch(family, self, stack, stacks, results)
+        _batch_done(family, self, begun, results)
         return results
 
-    client_class.execute_command = _execute_command
-    pipeline_class.immediate_execute_command = _immediate
-    pipeline_class.execute = _execute
-    _wrap_queue(pipeline_class)
-    client_class._leaselint_wrapped = True
-    _wrap_scripts(script_classes)
+    _put(client_class, pipeline_class, script_classes, _execute_command, _immediate, _execute)
 
 
 def _wrap_queue(pipeline_class) -> None:
