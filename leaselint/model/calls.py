@@ -219,6 +219,11 @@ class SummarisedCalls:
         distinctive method (`self.store.put_if_empty(...)`: `self.store` is a `RedisStorage`)."""
         known: dict = {}
         ambiguous = set()
+        by_short: dict[str, set] = {}  # `RedisStorage` -> {`app.storage.RedisStorage`}
+        for name in self.functions:
+            owner = name.rpartition(".")[0]
+            if not name.startswith("*.") and owner:
+                by_short.setdefault(owner.rpartition(".")[2], set()).add(owner)
         for site in self.walker.calls:
             func = site.call.func
             if type(func) is not cst.Attribute:
@@ -227,7 +232,7 @@ class SummarisedCalls:
             if found is None:
                 continue
             short = found[0][0].rpartition(".")[0]  # `RedisStorage` of `RedisStorage.put_if_empty`
-            classes = {n.rpartition(".")[0] for n in self.functions if not n.startswith("*.") and n.rpartition(".")[0].endswith("." + short)}
+            classes = set(by_short.get(short, ()))
             where = self._object_of(site)
             if len(classes) != 1 or where is None:
                 continue

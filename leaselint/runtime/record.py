@@ -86,7 +86,7 @@ class Recorder:
         key = text(key)
         if not self.wants(kind, store, key):
             return
-        handed = False
+        handed = 0
         if stack is None:
             stack, handed = self._stack((key, text(fields.get("field") or "")), fields.get("value"))
         if stack is None:
