@@ -690,11 +690,21 @@ def test_the_client_packages_own_files_are_never_the_users_line(project, redis_c
 
 
 STORAGE_PRIMITIVES = """
-    UNSET = object()
+    import functools
+    import json
 
 
+    def timed(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            return function(*args, **kwargs)
+
+        return wrapper
+
+
+    @timed
     def put_if_empty(r, key, value):
-        return bool(r.set("store:" + key, value, nx=True))
+        return bool(r.set("store:" + key, json.dumps(value), nx=True))
 
 
     def delete_data(r, key):
@@ -715,7 +725,7 @@ def test_storage_primitives_a_test_calls_one_by_one_are_no_lease(project, redis_
         """
         def test_primitives(r, storage):
             for _ in range(2):
-                assert storage.put_if_empty(r, "k1", "v1")
+                assert storage.put_if_empty(r, "k1", {"a": 1})
                 assert storage.delete_data(r, "k1")
                 storage.run_once(r, "nightly")
         """,

@@ -119,8 +119,8 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
                 continue
             if lease is not None and _refresh(lease.claim, event):
                 continue
-            if (event.result is None or event.result) and event.handed != 2:
-                _token_findings(out, event, values, host)  # a value a test chose is the test's
+            if (event.result is None or event.result) and not event.handed:
+                _token_findings(out, event, values, host)
             if event.result is None or event.result or lease is None:
                 open_leases[lease_key] = _Lease(event)
         elif lease is None or not _ours(event) or not _one_life(lease.claim, event):
@@ -145,6 +145,10 @@ def analyze(events: list[Event], host: str | None = None) -> list[Finding]:
         elif event.kind == RELEASE:
             if lease.claim.field and event.field and event.field != lease.claim.field:
                 continue
+            if lease.claim.handed and (lease.claim.result is None or lease.claim.result):
+                # Its key came from a test, and a function of the project claims and releases it:
+                # a lease at home, its value judged now.
+                _token_findings(out, lease.claim, values, host)
             if not _forced(event):
                 _release_findings(out, lease, event)
             del open_leases[lease_key]

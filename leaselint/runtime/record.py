@@ -7,6 +7,7 @@ code that led to it (files under the root, outside site-packages and leaselint),
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import os
 import sys
@@ -86,9 +87,9 @@ class Recorder:
         key = text(key)
         if not self.wants(kind, store, key):
             return
-        handed = 0
+        handed = False
         if stack is None:
-            stack, handed = self._stack((key, text(fields.get("field") or "")), fields.get("value"))
+            stack, handed = self._stack((key, text(fields.get("field") or "")))
         if stack is None:
             return  # a library's own use of a claim command that is no lease
         event = Event(
@@ -105,28 +106,24 @@ class Recorder:
         """The user's frames from here out, innermost first; None inside a library's non-lease use."""
         return self._stack()[0]
 
-    def _stack(self, names: tuple = (), value=None) -> tuple[tuple | None, int]:
+    def _stack(self, names: tuple = ()) -> tuple[tuple | None, bool]:
         """The user's frames, and whether the key was handed down to them from a test: each frame
-        from the innermost out got it (or the field) as an argument, up to a test's frame that made
-        it (1), and the innermost got the stored value as an argument too (2); else 0."""
+        from the innermost out got it (or the field) as an argument, up to a test's frame that made it."""
         frames = []
         frame = sys._getframe(1)
         handing = bool(names)
-        handed = 0
-        value_given = False
+        handed = False
         while frame is not None and len(frames) < _STACK_DEPTH:
             code = frame.f_code
             if code.co_name in _NOT_LEASES and not self._file_kind(code.co_filename):
-                return None, 0
+                return None, False
             kind = self._file_kind(code.co_filename)
             if kind:
                 if handing:
                     if frames and kind == 2:
-                        handed, handing = 2 if value_given else 1, False  # a test made the key its callees got
+                        handed, handing = True, False  # a test made the key its callees were given
                     elif not _given(frame, names):
                         handing = False
-                    elif not frames and value is not None:
-                        value_given = _given(frame, (text(value),))
                 frames.append((code.co_filename, frame.f_lineno, code.co_name, kind == 2))
             frame = frame.f_back
         return tuple(frames), handed
@@ -151,16 +148,19 @@ class Recorder:
 
 def _given(frame, names: tuple) -> bool:
     """The frame's function got a part of the key or field as an argument (`add(key, value)` that
-    sends `prefix + key`)."""
+    sends `prefix + key`), by name or inside its `*args` and `**kwargs` (a decorator's wrapper)."""
     code = frame.f_code
     count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
     local = frame.f_locals
     for name in code.co_varnames[:count]:
         value = local.get(name)
-        if isinstance(value, bytes):
-            value = value.decode("utf-8", "replace")
-        if isinstance(value, str) and len(value) >= 2 and any(value in part for part in names if part):
-            return True
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
+        for value in values:
+            if isinstance(value, bytes):
+                value = value.decode("utf-8", "replace")
+            if isinstance(value, str) and len(value) >= 2 and any(value in part for part in names if part):
+                return True
     return False
 
 
