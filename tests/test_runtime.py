@@ -662,12 +662,12 @@ def test_a_script_made_before_the_wraps_is_read_from_the_object_calling_it(proje
     assert any("redis.call('del'" in source for source in redis_hooks.SCRIPTS.values())
 
 
-def test_the_client_packages_own_files_are_never_the_users_line(project, redis_client, monkeypatch):
+def test_the_client_packages_command_layers_are_never_the_users_line(project, redis_client, monkeypatch):
     """Run on a client library's own tests (the project is the client): a command made by the
-    client's own method is reported at the caller's line, not inside the client's package."""
+    client's own command method is reported at the caller's line, not inside the client."""
     from leaselint.runtime import record as recording
 
-    monkeypatch.setattr(recording, "LIBRARY_DIRS", {str(project.root / "client")})
+    monkeypatch.setattr(recording, "LIBRARY_PATHS", {str(project.root / "client")})
     helper = project.module(
         """
         def claim_flag(r, key):

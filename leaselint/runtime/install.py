@@ -48,8 +48,13 @@ def _apply(name: str, module) -> None:
     top = sys.modules.get(name.split(".")[0])
     where = getattr(top, "__file__", None)
     if where:
-        # The client's own files are never the user's line, even when the project is the client.
-        record.LIBRARY_DIRS.add(os.path.dirname(os.path.abspath(where)))
+        # The client's command layers are never the user's line, even when the project is the
+        # client itself (its lock module still is).
+        folder = os.path.dirname(os.path.abspath(where))
+        record.LIBRARY_PATHS.add(os.path.join(folder, "commands"))
+        for inner in ("", "asyncio"):
+            for layer in ("client.py", "cluster.py", "connection.py"):
+                record.LIBRARY_PATHS.add(os.path.join(folder, inner, layer))
     try:
         TARGETS[name](module)
     except Exception as error:  # a client version of another shape: not wrapped, said once

@@ -26,8 +26,8 @@ RENEW = "renew"  # a renewal by its nature (SET XX with a lifetime, touch, a scr
 _NOT_LEASES = frozenset({"get_or_set"})
 _STACK_DEPTH = 16
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The folders of the wrapped clients' packages (install._apply adds them).
-LIBRARY_DIRS: set[str] = set()
+# The wrapped clients' command layers, files and folders (install._apply adds them).
+LIBRARY_PATHS: set[str] = set()
 
 
 class Event:
@@ -138,7 +138,7 @@ class Recorder:
         path = os.path.abspath(filename)
         if not path.startswith(self.root + os.sep) or path.startswith(_HERE + os.sep):
             return 0
-        if any(path.startswith(folder + os.sep) for folder in LIBRARY_DIRS):
+        if any(path == where or path.startswith(where + os.sep) for where in LIBRARY_PATHS):
             return 0
         parts = path.split(os.sep)
         if "site-packages" in parts or "dist-packages" in parts or not path.endswith(".py"):
