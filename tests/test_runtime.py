@@ -733,3 +733,39 @@ def test_storage_primitives_a_test_calls_one_by_one_are_no_lease(project, redis_
     )
     driver.test_primitives(redis_client, storage)
     assert project.findings() == expected(storage.SOURCE)
+
+
+def test_storage_primitives_a_test_runs_in_tasks_of_their_own_are_no_lease(project, redis_url):
+    """`asyncio.wait_for` runs the primitive in a task of its own: no frame of the project made the
+    key, so it came from outside (here, the test)."""
+    storage = project.module(
+        """
+        import json
+
+
+        async def put_if_empty(r, key, value):
+            return bool(await r.set("store:" + key, json.dumps(value), nx=True))
+
+
+        async def delete_data(r, key):
+            return await r.delete("store:" + key)
+        """
+    )
+    driver = project.module(
+        """
+        import asyncio
+
+        import redis.asyncio as aioredis
+
+
+        async def test_primitives(url, storage):
+            r = aioredis.Redis.from_url(url)
+            for _ in range(2):
+                assert await asyncio.wait_for(storage.put_if_empty(r, "k1", "v1"), 5)
+                assert await asyncio.wait_for(storage.delete_data(r, "k1"), 5)
+            await r.aclose()
+        """,
+        folder="tests",
+    )
+    asyncio.run(driver.test_primitives(redis_url, storage))
+    assert project.findings() == []

@@ -108,7 +108,8 @@ class Recorder:
 
     def _stack(self, names: tuple = ()) -> tuple[tuple | None, bool]:
         """The user's frames, and whether the key was handed down to them from a test: each frame
-        from the innermost out got it (or the field) as an argument, up to a test's frame that made it."""
+        from the innermost out got it (or the field) as an argument, up to a test's frame that made
+        it, or past the last of them (a task of the event loop or a library made the call)."""
         frames = []
         frame = sys._getframe(1)
         handing = bool(names)
@@ -126,6 +127,8 @@ class Recorder:
                         handing = False
                 frames.append((code.co_filename, frame.f_lineno, code.co_name, kind == 2))
             frame = frame.f_back
+        if handing and frames and len(frames) < _STACK_DEPTH:
+            handed = True  # no frame of the project made the key
         return tuple(frames), handed
 
     def _file_kind(self, filename: str) -> int:
