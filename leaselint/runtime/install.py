@@ -48,12 +48,12 @@ def _apply(name: str, module) -> None:
     top = sys.modules.get(name.split(".")[0])
     where = getattr(top, "__file__", None)
     if where:
-        # The client's command layers are never the user's line, even when the project is the
-        # client itself (its lock module still is).
+        # The client's command layers (and the decorators in its utils) are never the user's line,
+        # even when the project is the client itself (its lock module still is).
         folder = os.path.dirname(os.path.abspath(where))
         record.LIBRARY_PATHS.add(os.path.join(folder, "commands"))
         for inner in ("", "asyncio"):
-            for layer in ("client.py", "cluster.py", "connection.py"):
+            for layer in ("client.py", "cluster.py", "connection.py", "utils.py"):
                 record.LIBRARY_PATHS.add(os.path.join(folder, inner, layer))
     try:
         TARGETS[name](module)
