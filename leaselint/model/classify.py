@@ -428,9 +428,35 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         elif type(node) is cst.Attribute and type(node.value) is cst.Name and self.resolver.is_self(node.value, scope):
             held = self.resolver.self_attr_values(node.attr.value, scope)
             value = held[0][0] if len(held) == 1 else None
+            where = held[0][1] if len(held) == 1 else None
+            if type(value) is cst.Name and where is not None and where.name == "__init__" and where.cls is not None:
+                # `self.lock = lock` of `__init__(self, lock)`: what the module's constructions pass.
+                return self._constructed_with(where, value.value, classes)
         if type(value) is cst.Call and type(value.func) is cst.Name:
             return classes.get(value.func.value)
         return None
+
+    def _constructed_with(self, init, param: str, classes: dict) -> int | None:
+        """The class of what every `Class(...)` call of the module passes as `param` of its
+        `__init__` (`AcquireProxy(lock=self)` in a method of the lock class), when it is one."""
+        params = [name for name in init.params if name != init.self_name]
+        if param not in params:
+            return None
+        found = set()
+        for call, caller in self.walker.name_calls.get(init.cls.name, []):
+            given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == param]
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            if not given and len(positional) > params.index(param):
+                given = [positional[params.index(param)]]
+            if not given:
+                return None
+            value = given[0]
+            if type(value) is cst.Name and self.resolver.is_self(value, caller):
+                method = caller if caller.cls is not None else self.resolver._enclosing_method(caller)
+                found.add(id(method.cls) if method is not None and method.cls is not None else None)
+            else:
+                found.add(self._instance_of(value, caller, classes) if type(value) is cst.Name else None)
+        return found.pop() if len(found) == 1 else None
 
     def _store_answer(self, scope: Scope, returns: list, answering: dict) -> int | None:
         """The line of a return that hands back a store's answer: a name bound to a call's result, a

@@ -3,6 +3,45 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # The same proxy, testing the answer.
+    Valid(
+        """\
+    import secrets
+
+    import redis
+
+    CHECKED_DELETE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+    class Held:
+        def __init__(self, lock):
+            self.lock = lock
+
+        def __enter__(self):
+            return self.lock
+
+        def __exit__(self, *exc):
+            if not self.lock.release():
+                raise RuntimeError("the export lock expired while held")
+
+
+    class ExportLock:
+        def __init__(self, client: redis.Redis, export):
+            self.client = client
+            self.key = f"export-lock:{export}"
+            self.token = None
+
+        def acquire(self):
+            token = secrets.token_hex(16)
+            if not self.client.set(self.key, token, nx=True, ex=120):
+                raise RuntimeError("export running")
+            self.token = token
+            return Held(lock=self)
+
+        def release(self):
+            return self.client.eval(CHECKED_DELETE, 1, self.key, self.token) == 1
+"""
+    ),
     # The same, with the answer read.
     Valid(
         """\
@@ -132,6 +171,47 @@ VALID = [
 ]
 
 INVALID = [
+    # A context proxy the lock class hands out (`return Held(lock=self)`): its __exit__ drops the answer.
+    Invalid(
+        """\
+    import secrets
+
+    import redis
+
+    CHECKED_DELETE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+    class Held:
+        def __init__(self, lock):
+            self.lock = lock
+
+        def __enter__(self):
+            return self.lock
+
+        def __exit__(self, *exc):
+            self.lock.release()
+
+
+    class ExportLock:
+        def __init__(self, client: redis.Redis, export):
+            self.client = client
+            self.key = f"export-lock:{export}"
+            self.token = None
+
+        def acquire(self):
+            token = secrets.token_hex(16)
+            if not self.client.set(self.key, token, nx=True, ex=120):
+                raise RuntimeError("export running")
+            self.token = token
+            return Held(lock=self)
+
+        def release(self):
+            return self.client.eval(CHECKED_DELETE, 1, self.key, self.token) == 1
+""",
+        line=16,
+        column=9,
+        fixed=None,
+    ),
     # The module's own lock class, its release's answer dropped by a function of the same module.
     Invalid(
         """\
