@@ -2122,13 +2122,3 @@ def _decoded_side(check) -> str | None:
         if found is not None:
             return found
     return None
-
-
-def _leaves(block: cst.IndentedBlock) -> bool:
-    """The block ends in `return`, `raise`, `continue` or `break`."""
-    last = block.body[-1] if block.body else None
-    return (
-        isinstance(last, cst.SimpleStatementLine)
-        and bool(last.body)
-        and isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
-    )
