@@ -462,6 +462,22 @@ def _evaluate(node: cst.BaseExpression, defaults: dict[str, object]) -> object:
 _CONVERSIONS = frozenset({"int", "float", "round", "abs"})
 
 
+def converted_name(node: cst.BaseExpression) -> str | None:
+    """The one name `node` converts or scales by literals alone (`int(ttl)`, `ttl * 1000`), or None."""
+    found = next((n for n in _walk_names(node)), None)
+    return found if found is not None and conversion_of(node, found) else None
+
+
+def _walk_names(node: cst.BaseExpression):
+    kind = type(node)
+    if kind is cst.Name:
+        yield node.value
+    elif kind is cst.Call and node.args:
+        yield from _walk_names(node.args[0].value)
+    elif kind is cst.BinaryOperation:
+        yield from _walk_names(node.left if type(node.left) not in (cst.Integer, cst.Float) else node.right)
+
+
 def conversion_of(node: cst.BaseExpression, name: str) -> bool:
     """`node` is `name` converted or scaled by literals alone: `int(name)`, `name * 1000`, `float(name) / 2`."""
     kind = type(node)

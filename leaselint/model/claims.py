@@ -14,6 +14,7 @@ from leaselint.model.call_parts import (
     _exits,
     _leaves_unless_mine,
     conversion_of,
+    converted_name,
     _flag_set,
     _in_block_after,
     _polarity,
@@ -112,11 +113,14 @@ class ClaimsMixin:
                 self.forever_by_default(values[0], where, forever, depth + 1)
             )
         if type(node) is cst.Attribute and self.resolver.is_self(node.value, scope):
+            # `self._ex = None`, then `if timeout: self._ex = int(timeout)` in `__init__`: forever too.
             values = self.resolver.self_attr_values(node.attr.value, scope)
             return bool(values) and all(
-                value is not None and where.name == "__init__" and self.forever_by_default(value, where, forever, depth + 1)
+                value is not None
+                and where.name == "__init__"
+                and (self.resolver.code(value).strip() in forever or self.forever_by_default(value, where, forever, depth + 1))
                 for value, where in values
-            )
+            ) and any(self.resolver.code(value).strip() not in forever for value, _ in values)
         if (
             type(node) is cst.Call
             and type(node.func) is cst.Attribute
@@ -128,6 +132,10 @@ class ClaimsMixin:
             # `self.timeout = options.pop("lock_timeout", None)`: a setting, forever unless configured.
             default = self.resolver.code(node.args[1].value).strip() if len(node.args) == 2 else "None"
             return default in forever
+        if depth > 0 and type(node) in (cst.Call, cst.BinaryOperation):
+            # `self._ex = int(timeout)`: a conversion of a parameter that is forever by default.
+            name = converted_name(node)
+            return name is not None and self.forever_by_default(cst.Name(name), scope, forever, depth + 1)
         if type(node) is cst.IfExp:
             # `expire if expire is None else int(expire)`: the branch taken when nothing was passed.
             unpassed = self._branch_when_unpassed(node, scope, forever, depth)

@@ -116,6 +116,32 @@ VALID = [
                 self.client.eval(UNLOCK, 1, self.key, self.token)
     """
     ),
+    # The attribute starts as None and becomes a conversion of a parameter with a lifetime of its own.
+    Valid(
+        """\
+        import secrets
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Lease:
+            def __init__(self, client: redis.Redis, name, seconds=60):
+                self.client = client
+                self.name = name
+                self.ms = None
+                if seconds:
+                    self.ms = int(seconds * 1000)
+
+            def take(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.name, self.token, nx=True, px=self.ms)
+
+            def give_back(self):
+                return self.client.eval(UNLOCK, 1, self.name, self.token)
+    """
+    ),
 ]
 
 INVALID = [
@@ -240,6 +266,35 @@ INVALID = [
     """,
         line=16,
         column=12,
+        fixed=None,
+    ),
+    # The attribute starts as None and is a conversion of the parameter only when one is passed.
+    Invalid(
+        """\
+        import secrets
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Lease:
+            def __init__(self, client: redis.Redis, name, seconds=None):
+                self.client = client
+                self.name = name
+                self.ms = None
+                if seconds:
+                    self.ms = int(seconds * 1000)
+
+            def take(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.name, self.token, nx=True, px=self.ms)
+
+            def give_back(self):
+                return self.client.eval(UNLOCK, 1, self.name, self.token)
+    """,
+        line=18,
+        column=16,
         fixed=None,
     ),
 ]
