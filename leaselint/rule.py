@@ -69,13 +69,13 @@ def span(context: Context, node: cst.CSTNode) -> tuple[Position, Position]:
 
 def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -> Iterator[Diagnostic]:
     """A weak holder token is reported where a reviewer of the claim looks: at the claim's value,
-    with the place the value was made as a related location; a value a caller passes for a
-    parameter, at each such call (shared by LL002 and LL003)."""
+    with the place the value was made as a related location; for a parameter, with the value each
+    caller passes for it (shared by LL002 and LL003)."""
     seen: set[int] = set()
     for lease, claim, origin in context.model.token_origins():
         if origin.kind != kind and origin.also is not None:
             origin = origin.also
-        if origin.kind != kind or claim.value is None:
+        if origin.kind != kind or claim.value is None or id(claim.value) in seen:
             continue
         key = context.model.key_text(claim)
         message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
@@ -84,22 +84,26 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         except NoFix as why:
             fix = None
             message += f" (no automatic fix: {why})"
-        for node in origin.arguments or (claim.value,):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            related: tuple = ()
-            if node is not claim.value:
-                related = (Related(*span(context, claim.value), f"the claim of `{key}` stores it here"),)
-            elif origin.node is not None:
-                made, stored = span(context, origin.node), span(context, claim.value)
-                if not (stored[0] <= made[0] and made[1] <= stored[1]):
-                    related = (Related(*made, "the value is made here"),)
-            called = span(context, claim.call)
-            if not (called[0] <= span(context, claim.value)[0] <= called[1]):
-                # The value sits outside the call (a dict spread into it, `put_item(**args)`).
-                related += (Related(*called, f"the claim of `{key}`"),)
-            yield rule.at_node(context, node, message, fix, related)
+        stored = span(context, claim.value)
+        if origin.at_calls:
+            # Each caller writes the value into its call (`memcache_lock(key, task.app.oid)`).
+            for node in origin.arguments:
+                if id(node) not in seen:
+                    seen.add(id(node))
+                    related = (Related(*stored, f"the claim of `{key}` stores it here"),)
+                    yield rule.at_node(context, node, message, fix, related)
+            continue
+        seen.add(id(claim.value))
+        related: tuple = ()
+        for node in origin.arguments or ((origin.node,) if origin.node is not None else ()):
+            made = span(context, node)
+            if not (stored[0] <= made[0] and made[1] <= stored[1]):
+                related += (Related(*made, "the value is made here"),)
+        called = span(context, claim.call)
+        if not (called[0] <= stored[0] <= called[1]):
+            # The value sits outside the call (a dict spread into it, `put_item(**args)`).
+            related += (Related(*called, f"the claim of `{key}`"),)
+        yield rule.at_node(context, claim.value, message, fix, related)
     model = context.model
     for token, call, scope, lock in model.lock_tokens:
         origin = model.origins.origin(token, scope, lock.key_shape)

@@ -135,8 +135,8 @@ class GuessableToken(Rule):
 
             RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
         """,
-            line=14,
-            column=17,
+            line=21,
+            column=48,
             fixed="""\
             import secrets
             import uuid

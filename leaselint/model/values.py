@@ -85,6 +85,9 @@ class Origin:
     node: cst.CSTNode | None = None
     # For a parameter: the argument each caller passes (a fixed value is reported at each call).
     arguments: tuple = ()
+    # The arguments are the values themselves, written at the calls (`lock(key, app.oid)`): reported
+    # there; otherwise at the claim, the arguments as where the value is made.
+    at_calls: bool = False
     # A second weakness of the same value: made once per instance, and guessable too (`uuid1()`).
     also: "Origin | None" = None
     # For a value made once per process or per instance: the kind of what makes it (`uuid4()`: fresh).
@@ -285,18 +288,20 @@ class Origins:
             calls = []
         if not calls or not isinstance(function.node, cst.FunctionDef):
             return Origin(UNKNOWN)
-        origins = []
+        origins, written = [], True
         for call, caller in calls:
             argument = _argument(call, index, name)
             if argument is None:
                 return Origin(UNKNOWN)
-            origins.append(self.origin(argument, caller, None, depth + 1))
+            found = self.origin(argument, caller, None, depth + 1)
+            origins.append(found)
+            written = written and not found.arguments and any(n is found.node for n in nodes(argument, trivia=False))
         kinds = {o.kind for o in origins}
         if len(kinds) != 1 or kinds & {UNKNOWN, FRESH}:
             return Origin(UNKNOWN)
         first = origins[0]
         arguments = tuple(o.arguments or ((o.node,) if o.node is not None else ()) for o in origins)
-        return Origin(first.kind, first.reason, first.node, tuple(a for group in arguments for a in group))
+        return Origin(first.kind, first.reason, first.node, tuple(a for group in arguments for a in group), at_calls=written)
 
     def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
         if self.resolver.is_self(node.value, scope) and scope.cls is not None:

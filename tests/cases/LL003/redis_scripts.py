@@ -161,8 +161,8 @@ INVALID = [
                 if not self.unlock_script(keys=[self.name], args=[token]):
                     raise RuntimeError(f"lock {self.name} was lost")
     """,
-        line=22,
-        column=25,
+        line=32,
+        column=48,
         fixed="""\
         import secrets
         import time
