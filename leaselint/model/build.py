@@ -177,6 +177,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         {s.name: s for s in walker.scopes if s.parent is walker.module_scope and s.cls is None},
         _self_calls(walker),
         {info.name: info for info in walker.classes},
+        walker.one_use,
     )
     classifier = Classifier(walker, positions, resolver, project, origins)
     classifier.run()
@@ -188,6 +189,7 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         classifier.counted,
         classifier.called,
         positions.start_line,
+        walker.classes,
     )
     claims = classifier.claims + classifier.paired_claims
     leases += pair_foreign(project, claims, classifier.releases, leases, classifier.counted, walker.imports, walker.import_levels)

@@ -31,6 +31,7 @@ def pair(
     counted: set,
     called: dict[int, set[str]],
     line_of=None,
+    classes: list = (),  # type: ignore[assignment]
 ) -> list[Lease]:
     """Leases: claims and releases of one key of one client; writes and expiries next to their claims.
 
@@ -38,10 +39,11 @@ def pair(
     does not name a lock (a cache write), and store API wrappers.
     """
     leases: dict[tuple, Lease] = {}
+    homes = _Homes(classes)
     for claim in claims:
         if leasable(claim, counted):
             ident = (claim.receiver_shape, claim.key_shape)
-            leases.setdefault(ident, Lease(*ident)).claims.append(claim)
+            leases.setdefault((*ident, homes(claim)), Lease(*ident)).claims.append(claim)
     for lease in leases.values():
         # `setnx`, then `getset` to take over an expired holder's key: one claim, the getset its second step.
         created = {id(c.scope) for c in lease.claims if not c.spec.by_old_value}
@@ -74,7 +76,7 @@ def pair(
         for claim in lease.claims:
             scopes.setdefault(id(claim.scope), []).append(claim)
     for release in releases:
-        lease = leases.get((release.receiver_shape, release.key_shape))
+        lease = leases.get((release.receiver_shape, release.key_shape, homes(release)))
         if release.document is not None and release.document.instance:
             # `self.delete()` in the lock model, `row.delete()`: a row of the model's one lease.
             found = by_model.get(release.document.model or "", [])
@@ -311,6 +313,48 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
         )
     return True
+
+
+class _Homes:
+    """The class an event's `self` is an object of, for an event whose client or key is reached
+    through `self`: the top of its line of bases among the module's classes (a base's claim and a
+    subclass's release are one object's). Two unrelated classes' `self.client` are two objects,
+    whatever the shapes say (a sync and an asyncio twin of one store class). None for other events."""
+
+    def __init__(self, classes) -> None:
+        self.by_name: dict = {}
+        for info in classes:
+            self.by_name.setdefault(info.name, []).append(info)
+        self.tops: dict[int, str] = {}
+
+    def __call__(self, event) -> str | None:
+        if not (_through_self(event.receiver_shape) or _through_self(event.key_shape)):
+            return None
+        scope = event.scope
+        while scope.cls is None and scope.parent is not None:
+            scope = scope.parent
+        cls = scope.cls
+        if cls is None:
+            return None
+        top = self.tops.get(id(cls))
+        if top is None:
+            found, seen = cls, set()
+            while found.name not in seen:
+                seen.add(found.name)
+                bases = [self.by_name[b][0] for b in found.bases if len(self.by_name.get(b, ())) == 1]
+                if len(bases) != 1:
+                    break
+                found = bases[0]
+            top = self.tops[id(cls)] = found.name
+        return top
+
+
+def _through_self(shape) -> bool:
+    if type(shape) is not tuple:
+        return False
+    if shape[:1] == ("self",):
+        return True
+    return any(_through_self(part) for part in shape)
 
 
 def _parameter_ident(event) -> tuple | None:

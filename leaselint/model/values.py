@@ -98,7 +98,14 @@ class Origins:
     """Answers `origin(expr, scope)` for one module."""
 
     def __init__(
-        self, imports: dict[str, str], resolver, name_calls=None, functions=None, self_calls=None, classes=None
+        self,
+        imports: dict[str, str],
+        resolver,
+        name_calls=None,
+        functions=None,
+        self_calls=None,
+        classes=None,
+        one_use=frozenset(),
     ) -> None:
         self.imports = imports
         self.resolver = resolver
@@ -109,6 +116,8 @@ class Origins:
         self.self_calls = self_calls or {}
         # The module's classes by name: a setting read from one of their objects (`config.owner`).
         self.classes = classes or {}
+        # Ids of calls whose object is used once where it is made (walk.Walker.one_use).
+        self.one_use = one_use
         # (id of a class, attribute) -> whether the module gives it another value (_set_elsewhere).
         self._given: dict = {}
         # id of a function scope -> the call (and its scope) whose arguments its parameters stand for,
@@ -303,6 +312,12 @@ class Origins:
         arguments = tuple(o.arguments or ((o.node,) if o.node is not None else ()) for o in origins)
         return Origin(first.kind, first.reason, first.node, tuple(a for group in arguments for a in group), at_calls=written)
 
+    def _used_once(self, cls) -> bool:
+        """The module makes objects of the class, and each only for one use where it is made (`with
+        Mutex(key):`, `Mutex(key).run(job)`): a value made per instance is made per lease."""
+        made = self.name_calls.get(cls.name, [])
+        return bool(made) and all(id(call) in self.one_use for call, _ in made)
+
     def _attribute(self, node: cst.Attribute, scope: Scope, key_shape, depth: int) -> Origin:
         if self.resolver.is_self(node.value, scope) and scope.cls is not None:
             method = scope.cls.methods.get(node.attr.value)
@@ -316,6 +331,8 @@ class Origins:
             if len(values) == 1 and values[0][0] is not None:
                 value, where = values[0]
                 inner = self.origin(value, where, key_shape, depth + 1)
+                if where is not scope and where.name == "__init__" and self._used_once(scope.cls):
+                    return inner  # each use makes its own object: one per lease
                 if where is not scope and where.name == "__init__":
                     also = inner if inner.kind == GUESSABLE else None
                     return Origin(FIXED, "a value made once per instance in `__init__`", value, also=also, made=inner.kind)

@@ -87,6 +87,8 @@ class Walker(cst.CSTVisitor):
         self.failing = 0
         # The tests of `if` and `while` statements, with their scopes: what a claim's answer decides.
         self.branch_tests: list[tuple[cst.BaseExpression, Scope]] = []
+        # Ids of calls whose object is used once where it is made: a `with` item, `Made(...).method()`.
+        self.one_use: set[int] = set()
         # (scope id, name) of names used as a `with` item (`with lock:`).
         self.with_names: set[tuple[int, str]] = set()
 
@@ -220,6 +222,9 @@ class Walker(cst.CSTVisitor):
         self._bind_target(node.target, None)
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
+        item = node.item.expression if type(node.item) is cst.Await else node.item
+        if type(item) is cst.Call:
+            self.one_use.add(id(item))  # `with Mutex(key):`: the object lives for this block alone
         if type(node.item) is cst.Name:
             self.with_names.add((id(self.scope), node.item.value))
         if node.asname is not None:
@@ -426,6 +431,8 @@ class Walker(cst.CSTVisitor):
             self.awaited.add(id(node.expression))
 
     def visit_Call(self, node: cst.Call) -> None:
+        if type(node.func) is cst.Attribute and type(node.func.value) is cst.Call:
+            self.one_use.add(id(node.func.value))  # `Mutex(key).run(job)`
         if self.comparisons:
             self.compared_calls[id(node)] = self.comparisons[-1]
         if type(node.func) is cst.Name and not self.failing:

@@ -37,6 +37,39 @@ VALID = [
                 return self.settings.worker_id
     """
     ),
+    # Each use makes its own object (`with Mutex(key):`): a token made in `__init__` is one per lease.
+    Valid(
+        """\
+        import secrets
+
+        from django.core.cache import cache
+
+
+        class Mutex:
+            def __init__(self, key, ttl=600):
+                self.key = key
+                self.ttl = ttl
+                self.token = secrets.token_hex(16)
+
+            def __enter__(self):
+                if not cache.add(self.key, self.token, timeout=self.ttl):
+                    raise RuntimeError(f"{self.key} is held")
+                return self
+
+            def __exit__(self, *exc):
+                if cache.get(self.key) == self.token:
+                    cache.delete(self.key)
+
+
+        def guarded(key):
+            def wrap(func):
+                def run(*args, **kwargs):
+                    with Mutex(key):
+                        return func(*args, **kwargs)
+                return run
+            return wrap
+    """
+    ),
 ]
 
 INVALID = [

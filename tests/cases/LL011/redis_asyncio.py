@@ -76,6 +76,45 @@ VALID = [
             r.delete(f"profile:{user_id}")
     """
     ),
+    # A sync twin of an asyncio store class: its `self._client()` is its own, sync client.
+    Valid(
+        """\
+        import redis
+        import redis.asyncio as aioredis
+
+
+        class AsyncStore:
+            def __init__(self, url):
+                self.url = url
+
+            async def _client(self):
+                return aioredis.from_url(self.url)
+
+            async def claim(self, key, token):
+                client = await self._client()
+                return await client.set(f"job:{key}", token, nx=True, ex=60)
+
+            async def release_job(self, key):
+                client = await self._client()
+                await client.delete(f"job:{key}")
+
+
+        class SyncStore:
+            def __init__(self, url):
+                self.url = url
+
+            def _client(self):
+                return redis.from_url(self.url)
+
+            def claim(self, key, token):
+                client = self._client()
+                return client.set(f"job:{key}", token, nx=True, ex=60)
+
+            def release_job(self, key):
+                client = self._client()
+                client.delete(f"job:{key}")
+    """
+    ),
 ]
 
 INVALID = [
