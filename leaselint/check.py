@@ -148,7 +148,13 @@ def _check_module(
         if not (settings.enabled(rule.code) or rule.code in named):
             continue
         try:
-            found.extend(rule.check(context))
+            reported: set = set()
+            for diagnostic in rule.check(context):
+                # One helper's store call reached from several callers is one finding.
+                where = (diagnostic.start, diagnostic.end, diagnostic.message)
+                if where not in reported:
+                    reported.add(where)
+                    found.append(diagnostic)
         except RecursionError:
             raise
         except Exception as exc:

@@ -54,6 +54,11 @@ class Rule:
         raise NotImplementedError
 
     def at_event(self, event: Event, message: str, fix: Fix | None = None) -> Diagnostic:
+        if event.inside is not None:
+            # Made by the module's own helper: reported at the helper's store call, which is what
+            # to change, with the call that hands it this lease's key.
+            related = (Related(event.start, event.end, "the lease's key is handed to it here"),)
+            return Diagnostic(self.code, message, *event.inside, fix, self.name, related)
         return Diagnostic(self.code, message, event.start, event.end, fix, self.name)
 
     def at_node(
@@ -72,11 +77,16 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
     with the place the value was made as a related location; for a parameter, with the value each
     caller passes for it (shared by LL002 and LL003)."""
     seen: set[int] = set()
+    makers: set[int] = set()
     for lease, claim, origin in context.model.token_origins():
         if origin.kind != kind and origin.also is not None:
             origin = origin.also
         if origin.kind != kind or claim.value is None or id(claim.value) in seen:
             continue
+        if claim.via is not None and origin.node is not None and id(origin.node) in makers:
+            continue  # one value, stored by a helper's claim and by its callers' summarised claims
+        if origin.node is not None:
+            makers.add(id(origin.node))
         key = context.model.key_text(claim)
         message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
         try:

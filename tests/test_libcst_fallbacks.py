@@ -198,3 +198,23 @@ def test_a_class_whose_init_takes_other_arguments_keeps_it(monkeypatch):
     assert parsing._same_signature(
         inspect.signature(cst.Call.__init__), inspect.signature(cst.Call.__init__.libcst_own), factory
     )
+
+
+def test_a_node_the_model_makes_takes_its_originals_place_in_every_kind_of_positions(monkeypatch):
+    # `asyncio.to_thread(r.delete, key)` is read as `r.delete(key)`, a node the walk makes: every
+    # kind of positions gives it the runner call's range.
+    text = "import asyncio\n\n\nasync def go(r, key):\n    await asyncio.to_thread(r.delete, key)\n"
+    module = cst.parse_module(text)
+    runner = module.body[1].body.body[0].body[0].value.expression
+    made = cst.Call(func=runner.args[0].value, args=[runner.args[1]])
+    tables = [positions.positions(module), positions.positions(module, text)]
+    monkeypatch.setattr(positions, "CodegenState", None)
+    tables.append(positions.positions(module))
+    assert [type(t).__name__ for t in tables] == ["Positions", "LazyPositions", "ProvidedPositions"]
+    for table in tables:
+        assert made not in table
+        table.alias(made, runner)
+        assert made in table
+        assert table[made] == table[runner]
+        assert table.start_line(made) == 5 and table.line_span(made) == (5, 5)
+        assert table.get(made) == table[runner]

@@ -158,12 +158,65 @@ def _functions(walker: Walker) -> dict:
     return found
 
 
+# How many times a module is modelled again with the summaries of its own functions: a wrapper of a
+# wrapper of the store (`acquire` -> `setnx_ex` -> `client.set`) needs two.
+LOCAL_ROUNDS = 2
+# The name local summaries go by when the run gave the module no name of its own.
+LOCAL_MODULE = "__module__"
+
+
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
-    made for the statements asked about)."""
+    made for the statements asked about).
+
+    The module's own functions are summarised as another module's are, and their calls in the
+    module read through those summaries (`self.setnx_ex(f"lock:{n}", "1", ex=30)`): the model is
+    made again with them while that finds more."""
+    model, walker = _build(module, project, tests, text, frozenset())
+    known: dict = {}
+    for _ in range(LOCAL_ROUNDS):
+        local = _local_project(model, walker, project, known)
+        if local is None:
+            break
+        project, names = local
+        model, walker = _build(module, project, tests, text, names)
+    return model
+
+
+def _local_project(model: LeaseModel, walker: Walker, project, known: dict):
+    """(the project with the module's own summaries added, the plain names to make sites for), or
+    None when no summary of the module's own functions is new and called in the module."""
+    from leaselint.model.summary import exports
+    from leaselint.project import _absolute_effects
+
+    module, is_package = (project[0], project[1]) if project is not None else (LOCAL_MODULE, False)
+    functions = dict(project[2]) if project is not None else {}
+    called = set(walker.name_calls)
+    methods = {site.call.func.attr.value for site in walker.calls}  # type: ignore[union-attr]
+    new = False
+    for summary in exports(model, local=True):
+        name = summary[0]
+        short = name.rpartition(".")[2]
+        if short not in (methods if "." in name else called):
+            continue
+        absolute = f"{module}.{name}"
+        if known.get(absolute) == summary:
+            continue
+        known[absolute] = summary
+        new = True
+    if not new:
+        return None
+    for absolute, summary in known.items():
+        functions[absolute] = (_absolute_effects(summary, module, is_package), None)
+    names = frozenset(name.rpartition(".")[2] for name in known if name.count(".") == module.count(".") + 1)
+    rest = tuple(project[3:]) if project is not None else ()
+    return (module, is_package, functions, *rest), names
+
+
+def _build(module: cst.Module, project, tests: bool, text: str | None, local_names: frozenset):
     positions = module_positions(module, text)
-    walker = Walker(positions)
+    walker = Walker(positions, local_names)
     walk(module, walker)
     assert walker.module_scope is not None
     walker.module_scope.test_file = tests
@@ -233,4 +286,4 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
         positions=positions,
         code_of=code_of,
         **_module_facts(walker, module, positions, resolver),
-    )
+    ), walker

@@ -153,6 +153,9 @@ class SummarisedCalls:
     def callee(self, call: cst.Call) -> str | None:
         func = call.func
         walker = self.walker
+        if isinstance(func, cst.Name) and func.value not in walker.imports:
+            # The module's own function or class (its summaries are the module's: model/build.py).
+            return f"{self.module}.{func.value}" if self._module_level(func.value) else None
         if isinstance(func, cst.Name):
             dotted = walker.imports.get(func.value)
             level = walker.import_levels.get(func.value, 0)
@@ -165,16 +168,51 @@ class SummarisedCalls:
             return None
         return absolute(level, dotted, self.module, self.is_package)
 
+    def _module_level(self, name: str) -> bool:
+        """`name` is bound once in the module, at its top, by a `def` or a `class`."""
+        scope = self.classifier.resolver.module_scope
+        values = scope.bindings.get(name, [])
+        return len(values) == 1 and self.walker.bound(name) == 1 and any(
+            type(statement) in (cst.FunctionDef, cst.ClassDef) and statement.name.value == name for statement in scope.node.body
+        )
+
+    def _own_method(self, site) -> str | None:
+        """`self.setnx_ex(...)` in a method of the module's class (or of a class of the module it
+        derives from): that class's method, as the module's summaries name it."""
+        func = site.call.func
+        resolver = self.classifier.resolver
+        if type(func) is not cst.Attribute or not resolver.is_self(func.value, site.scope):
+            return None
+        method = site.scope if site.scope.cls is not None else resolver._enclosing_method(site.scope)
+        cls = method.cls if method is not None else None
+        seen: set[str] = set()
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            name = f"{self.module}.{cls.name}.{func.attr.value}"
+            if name in self.functions:
+                return name
+            bases = [c for c in self.walker.classes if c.name in cls.bases]
+            cls = bases[0] if len(bases) == 1 else None
+        return None
+
     def events(self) -> tuple[list[Claim], list[Release]]:
         claims: list[Claim] = []
         releases: list[Release] = []
         if not self.functions:
             return claims, releases
         known = self._classes_by_method()
+        # Calls the store table read already (`self.delete(key)` of a store-shaped wrapper).
+        made = {id(event.call) for event in (*self.classifier.claims, *self.classifier.releases)}
         for site in (*self.walker.imported_sites, *self.walker.calls):
+            if id(site.call) in made:
+                continue
             name = self.callee(site.call)
             found = self.functions.get(name) if name is not None else None
             owner = name.rpartition(".")[0] if name is not None else ""
+            if found is None:
+                name = self._own_method(site)
+                found = self.functions.get(name) if name is not None else None
+                owner = self.module if found is not None else owner
             if found is None and type(site.call.func) is cst.Attribute:
                 # A method of an object of the project's class (`guard.release(key)`).
                 cls = self.class_of(site.call.func.value, site.scope)
@@ -207,7 +245,8 @@ class SummarisedCalls:
                     if dropped and not site.scope.is_test:
                         self.classifier.summarised_ignored[effect[0]].append((site.call, site.scope, method, f"{where}:{effect[8]}"))
                     continue
-                event = self._event(site, effect, bound, f"`{function}` ({where}:{effect[8]})", owner)
+                via = f"`{function}` ({where}:{effect[8]})" if where is not None else f"`{function}` (line {effect[8]})"
+                event = self._event(site, effect, bound, via, owner)
                 if isinstance(event, Claim):
                     claims.append(event)
                 elif event is not None:
@@ -276,6 +315,14 @@ class SummarisedCalls:
             return None
         return self.callee(value) if type(value) is cst.Call else None
 
+    def _inside(self, via: str, line: int) -> tuple | None:
+        """(start, end) of the module's own store call at `line` of the function `via` names."""
+        function = via.split("`")[1].rpartition(".")[2]
+        for event in (*self.classifier.claims, *self.classifier.releases):
+            if event.start.line == line and event.scope.name == function and event.via is None:
+                return event.start, event.end
+        return None
+
     def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
         classifier = self.classifier
         if reference[0] == "param":
@@ -299,6 +346,8 @@ class SummarisedCalls:
     def _reached(self, owner: str, name: str) -> cst.BaseExpression | None:
         """How this module reaches function `name` of module `owner`: by its own name, or as an
         attribute of the module's name; None when it imports neither."""
+        if owner == self.module:
+            return cst.Name(name)  # the module's own client or function
         bound = self.bound_as.get(f"{owner}.{name}")
         if bound is not None:
             return cst.Name(bound)
@@ -322,6 +371,8 @@ class SummarisedCalls:
         common = classifier.made_at(
             site, store, receiver, receiver_shape, key, classifier.resolver.shape(key, site.scope), via
         )
+        if owner == self.module:
+            common["inside"] = self._inside(via, effect[8])
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))
             return Claim(

@@ -23,6 +23,9 @@ from leaselint.model.traverse import nodes
 from leaselint.model.walk import CallSite, Walker
 
 
+HANDED = "the store method is called through a name bound to it or a runner it is handed to"
+
+
 class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin, SqlMixin):
     """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
 
@@ -131,11 +134,16 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
             self._read_claims()
         if self.lock_class_claims:
             self._lock_class_releases()
-        self.answered_calls = self._answered_by_methods()
+        summarised = {id(r.call) for r in self.releases if r.via is not None}
+        self.answered_calls = [r for r in self._answered_by_methods() if id(r.call) not in summarised]
         self.unawaited_lock_releases = self._unawaited_lock_releases()
         self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"]
         self.untested_acquires = self._untested_acquires()
         self.ignored_releases = self._ignored_release_calls() + self.summarised_ignored["answers"]
+        if self.walker.handed:
+            for event in (*self.claims, *self.paired_claims, *self.releases, *self.writes, *self.expiries):
+                if id(event.call) in self.walker.handed and not event.no_fix:
+                    event.no_fix = HANDED
         for release in self.answered_calls:
             release.after_failed_claim = self._after_failed_claim(release)
         for release in self.releases:

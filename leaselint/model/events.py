@@ -48,6 +48,9 @@ class Event:
     coroutine: bool = False
     # For a field of a hash (`hsetnx(name, field, value)`): the field; `key` is the hash.
     field: cst.BaseExpression | None = None
+    # Made through a function of this module (`via`): where that function's own call is (start, end),
+    # which is where the finding goes, the caller's call beside it.
+    inside: tuple | None = None
 
     @property
     def method(self) -> str:

@@ -29,10 +29,13 @@ class Positions(dict):
     (node, tokens before its start, tokens before its end); a node's CodeRange is made when first
     asked for."""
 
-    __slots__ = ("ranges", "code", "offsets", "line_starts")
+    __slots__ = ("ranges", "code", "offsets", "line_starts", "aliases")
 
     def __init__(self, found: dict, tokens: list[str], popped: bool = False) -> None:
         super().__init__(found)
+        # id of a node the model made -> the module's node whose place it stands at (walk.py's
+        # store calls handed to a runner: `asyncio.to_thread(r.delete, key)`).
+        self.aliases: dict[int, cst.CSTNode] = {}
         self.ranges: dict[int, CodeRange] = {}
         # Where each token begins in the code (and where the code ends).
         self.offsets = list(accumulate(map(len, tokens), initial=0))
@@ -47,7 +50,12 @@ class Positions(dict):
         line = bisect_right(self.line_starts, offset)
         return CodePosition(line, offset - self.line_starts[line - 1])
 
+    def alias(self, made: cst.CSTNode, original: cst.CSTNode) -> None:
+        """`made` (a node the model made) is at `original`'s place."""
+        self.aliases[id(made)] = self.aliases.get(id(original), original)
+
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        node = self.aliases.get(id(node), node)
         key = id(node)
         where = self.ranges.get(key)
         if where is None:
@@ -59,12 +67,13 @@ class Positions(dict):
         return where
 
     def __contains__(self, node: object) -> bool:
-        return dict.__contains__(self, id(node))
+        return dict.__contains__(self, id(self.aliases.get(id(node), node)))
 
     def __iter__(self):
         return (value[0] for value in dict.values(self))
 
     def start_line(self, node: cst.CSTNode) -> int:
+        node = self.aliases.get(id(node), node)
         return bisect_right(self.line_starts, self.offsets[dict.__getitem__(self, id(node))[1]])
 
     def line_span(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -73,7 +82,7 @@ class Positions(dict):
         return where.start.line, where.end.line
 
     def get(self, node, default=None):
-        return self[node] if dict.__contains__(self, id(node)) else default
+        return self[node] if node in self else default
 
     def keys(self):
         return list(self)
@@ -334,15 +343,20 @@ class ProvidedPositions(dict):
         ranges = cst.metadata.MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
         super().__init__((id(node), (node, where)) for node, where in ranges.items())
         self.code = module.code
+        self.aliases: dict[int, cst.CSTNode] = {}
+
+    def alias(self, made: cst.CSTNode, original: cst.CSTNode) -> None:
+        self.aliases[id(made)] = self.aliases.get(id(original), original)
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        node = self.aliases.get(id(node), node)
         try:
             return dict.__getitem__(self, id(node))[1]
         except KeyError:
             raise KeyError(node) from None
 
     def __contains__(self, node: object) -> bool:
-        return dict.__contains__(self, id(node))
+        return dict.__contains__(self, id(self.aliases.get(id(node), node)))
 
     def __iter__(self):
         return (value[0] for value in dict.values(self))
@@ -355,7 +369,7 @@ class ProvidedPositions(dict):
         return where.start.line, where.end.line
 
     def get(self, node, default=None):
-        return self[node] if dict.__contains__(self, id(node)) else default
+        return self[node] if node in self else default
 
     def keys(self):
         return list(self)
@@ -490,6 +504,7 @@ class LazyPositions(Positions):
     def __init__(self, module: cst.Module, text: str, heads: list[int]) -> None:
         dict.__init__(self)
         self.ranges = {}
+        self.aliases = {}
         self.module = module
         self.heads = heads
         self.index = {id(statement): k for k, statement in enumerate(module.body)}
@@ -590,6 +605,7 @@ class LazyPositions(Positions):
         return any(found is node for part in (*module.header, *module.footer) for found in nodes(part))
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        node = self.aliases.get(id(node), node)
         key = id(node)
         where = self.ranges.get(key)
         if where is not None:
@@ -599,9 +615,11 @@ class LazyPositions(Positions):
         return Positions.__getitem__(self, node)
 
     def __contains__(self, node: object) -> bool:
+        node = self.aliases.get(id(node), node)
         return dict.__contains__(self, id(node)) or (not self.whole and self._cover(node))
 
     def start_line(self, node: cst.CSTNode) -> int:
+        node = self.aliases.get(id(node), node)
         key = id(node)
         if not dict.__contains__(self, key) and not self.whole:
             self._cover(node)
@@ -613,6 +631,7 @@ class LazyPositions(Positions):
         """As Positions', without making the statement when it is a top-level statement line whose
         text is one line (the lines after it up to the next statement's are blank or comments, and
         no string or backslash carries it on): its range starts and ends on its head's line."""
+        node = self.aliases.get(id(node), node)
         k = None if self.whole or dict.__contains__(self, id(node)) else self.index.get(id(node))
         if k is not None and self.pending[k] and type(node) is cst.SimpleStatementLine:
             start = self.heads[k]

@@ -214,6 +214,12 @@ def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:
         right = target.comparator
         if isinstance(target.operator, (cst.Equal, cst.GreaterThanEqual)) and _code(right) in ("1", "True"):
             return True
+        if isinstance(target.operator, cst.Equal) and _code(right) in ('"OK"', "'OK'", 'b"OK"', "b'OK'"):
+            return True
+        if isinstance(target.operator, (cst.IsNot, cst.NotEqual)) and _code(right) in ("None", "0", "False"):
+            return True  # `result is not None`: SET NX answers None when the key was held
+        if isinstance(target.operator, cst.Is) and _code(right) == "True":
+            return True
         return isinstance(target.operator, cst.GreaterThan) and _code(right) == "0"
     return False
 
@@ -278,9 +284,11 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
     return (kind, model.import_levels.get(name, 0), dotted, name)
 
 
-def exports(model) -> tuple:
+def exports(model, local: bool = False) -> tuple:
     """(function name, positional parameters, keyword-only parameters, effects) of every module-level
-    function with something to hand its callers."""
+    function with something to hand its callers. `local`: for the module's own callers, which see
+    the function's body too: no event that is a lease at home (reported there), no lock class's
+    answers (the module's own ignored calls tell those)."""
     module_scope = model.resolver.module_scope
     leased = {id(e) for lease in model.leases for e in (*lease.claims, *lease.releases)}
     by_scope: dict[int, list] = {}
@@ -316,6 +324,8 @@ def exports(model) -> tuple:
         effects = []
         for kind, event in events:
             if event.document is not None or event.spec is None:
+                continue
+            if local and id(event) in leased:
                 continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
@@ -353,6 +363,8 @@ def exports(model) -> tuple:
             )
         if effects:
             found.append((name, positional, keyword, tuple(effects)))
+    if local:
+        return tuple(found)
     top = {statement.name.value for statement in model.module.body if type(statement) is cst.ClassDef}
     exported = {entry[0] for entry in found}
     for name, (kind, line) in sorted(model.lock_answers.items()):

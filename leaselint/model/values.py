@@ -315,6 +315,8 @@ class Origins:
     def _used_once(self, cls) -> bool:
         """The module makes objects of the class, and each only for one use where it is made (`with
         Mutex(key):`, `Mutex(key).run(job)`): a value made per instance is made per lease."""
+        if cls is None:
+            return False
         made = self.name_calls.get(cls.name, [])
         return bool(made) and all(id(call) in self.one_use for call, _ in made)
 

@@ -29,9 +29,11 @@ class CallSite:
 class Walker(cst.CSTVisitor):
     """One pass over a module: scopes, bindings, statements and every attribute call."""
 
-    def __init__(self, positions: Positions) -> None:
+    def __init__(self, positions: Positions, local_names: frozenset = frozenset()) -> None:
         super().__init__()
         self.positions = positions
+        # The module's own summarised functions (model/build.py): their plain calls get sites.
+        self.local_names = local_names
         self.owner: dict = getattr(positions, "owner", {})
         self.module_scope: Scope | None = None
         self.scopes: list[Scope] = []
@@ -87,6 +89,8 @@ class Walker(cst.CSTVisitor):
         self.failing = 0
         # The tests of `if` and `while` statements, with their scopes: what a claim's answer decides.
         self.branch_tests: list[tuple[cst.BaseExpression, Scope]] = []
+        # Ids of the calls runners make of the functions they are handed (_handed): no fix edits them.
+        self.handed: set[int] = set()
         # Ids of calls whose object is used once where it is made: a `with` item, `Made(...).method()`.
         self.one_use: set[int] = set()
         # (scope id, name) of names used as a `with` item (`with lock:`).
@@ -433,6 +437,17 @@ class Walker(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if type(node.func) is cst.Attribute and type(node.func.value) is cst.Call:
             self.one_use.add(id(node.func.value))  # `Mutex(key).run(job)`
+        if not self.failing and self.statements:
+            handed = handed_call(node)
+            if handed is not None:
+                self._handed(node, handed)
+            elif type(node.func) is cst.Name and self.scope.parent is not None:
+                # `method = self.mc.add` or `action = partial(self.mc.delete, key)` in the function,
+                # then `method(key, value, ttl)`, `action()`: each bound method called.
+                for value in self.scope.bindings.get(node.func.value, ())[:2]:
+                    bound = _bound_method(value, node)
+                    if bound is not None:
+                        self._handed(node, bound)
         if self.comparisons:
             self.compared_calls[id(node)] = self.comparisons[-1]
         if type(node.func) is cst.Name and not self.failing:
@@ -442,11 +457,28 @@ class Walker(cst.CSTVisitor):
                 self.owner[id(node)] = self.statements[0][0]
             if self.statements and script_object_call(node):
                 self.name_sites.append(self._site(node))
-            elif self.statements and node.func.value in self.imports:
+            elif self.statements and (node.func.value in self.imports or node.func.value in self.local_names):
                 self.imported_sites.append(self._site(node))
         if type(node.func) is not cst.Attribute or not self.statements or self.failing:
             return
         self.calls.append(self._site(node))
+
+    def _handed(self, node: cst.Call, handed: cst.Call) -> None:
+        """A function handed to a runner with its arguments (`asyncio.to_thread(r.delete, key)`,
+        `queue.enqueue(run_build, build_id, lock_id)`): read as the call it makes, at the runner
+        call's place, and answering as the runner call does (its awaiting is the runner's own)."""
+        self.positions.alias(handed, node)
+        self.handed.add(id(handed))
+        for facts in (self.statement_calls, self.assigned, self.compared_calls):
+            if id(node) in facts:
+                facts[id(handed)] = facts[id(node)]
+        func = handed.func
+        if type(func) is cst.Attribute:
+            self.calls.append(self._site(handed))
+        elif type(func) is cst.Name:
+            self.name_calls.setdefault(func.value, []).append((handed, self.scope))
+            if func.value in self.imports or func.value in self.local_names:
+                self.imported_sites.append(self._site(handed))
 
     def _site(self, node: cst.Call) -> CallSite:
         statement, insertable = self.statements[-1]
@@ -456,6 +488,67 @@ class Walker(cst.CSTVisitor):
         usage = self.statement_calls.get(id(node), "expression")
         caught = frozenset().union(*self.caught) if self.caught else frozenset()
         return CallSite(node, self.scope, statement, insertable, usage, tuple(self.ifs), tuple(self.in_body), caught)
+
+
+# Runners that call the function they are handed with the arguments after it: name -> how many
+# arguments come before the function (`run_in_executor(executor, f, *args)`).
+_RUNNERS = {"to_thread": 0, "run_sync": 0, "run_in_executor": 1, "submit": 0, "enqueue": 0, "spawn": 0}
+# Keyword arguments that are the runner's own (rq's `enqueue`), not the function's.
+_RUNNER_KEYWORDS = frozenset({"job_timeout", "result_ttl", "ttl", "failure_ttl", "depends_on", "job_id", "at_front",
+                              "description", "meta", "retry", "on_success", "on_failure", "timeout"})
+_WRAPPERS = frozenset({"partial", "sync_to_async", "database_sync_to_async"})
+
+
+def handed_call(node: cst.Call) -> cst.Call | None:
+    """The call a runner makes of the function it is handed: `f(*args)` for `asyncio.to_thread(f,
+    *args)`, `loop.run_in_executor(None, f, *args)` (or `partial(f, *args)` handed alone),
+    `executor.submit(f, *args)`, `queue.enqueue(f, *args)`, `sync_to_async(f)(*args)`,
+    `partial(f, *args)()`, `task.delay(*args)` of a plain function name; None for any other call.
+    Only functions named by a name or an attribute, arguments passed by place or keyword."""
+    func = node.func
+    if type(func) is cst.Call and not func.args[1:] and func.args and type(func.func) is cst.Name and func.func.value in _WRAPPERS:
+        inner = func.args[0].value  # `sync_to_async(f)(*args)`, `partial(f, a)(b)`
+        made = cst.Call(func=inner, args=[*(a for a in func.args[1:]), *node.args])
+        return made if _plain(made) else None
+    name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+    if name == "delay" and type(func) is cst.Attribute and type(func.value) is cst.Name:
+        made = cst.Call(func=func.value, args=node.args)  # a Celery task called by `delay`
+        return made if _plain(made) else None
+    skip = _RUNNERS.get(name)
+    if skip is None or len(node.args) <= skip or any(a.keyword is not None for a in node.args[: skip + 1]):
+        return None
+    target = node.args[skip].value
+    rest = [a for a in node.args[skip + 1 :] if not (a.keyword is not None and a.keyword.value in _RUNNER_KEYWORDS)]
+    if type(target) is cst.Call and type(target.func) is cst.Name and target.func.value == "partial" and target.args:
+        rest = [*target.args[1:], *rest]
+        target = target.args[0].value
+    if type(target) not in (cst.Name, cst.Attribute):
+        return None
+    made = cst.Call(func=target, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest])
+    return made if _plain(made) else None
+
+
+def _bound_method(value, call: cst.Call) -> cst.Call | None:
+    """The call `call` makes through a name bound to `value`: a store method (`self.mc.add`), or a
+    `partial` of one with its first arguments."""
+    if type(value) is cst.Attribute and type(value.value) in (cst.Name, cst.Attribute):
+        made = cst.Call(func=value, args=call.args)
+    elif (
+        type(value) is cst.Call
+        and type(value.func) in (cst.Name, cst.Attribute)
+        and (value.func.value if type(value.func) is cst.Name else value.func.attr.value) == "partial"
+        and value.args
+        and type(value.args[0].value) is cst.Attribute
+    ):
+        rest = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in (*value.args[1:], *call.args)]
+        made = cst.Call(func=value.args[0].value, args=rest)
+    else:
+        return None
+    return made if _plain(made) else None
+
+
+def _plain(call: cst.Call) -> bool:
+    return type(call.func) in (cst.Name, cst.Attribute) and not any(a.star for a in call.args)
 
 
 def script_object_call(node: cst.Call) -> bool:

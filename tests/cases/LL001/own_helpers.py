@@ -1,0 +1,171 @@
+"""LL001 cases: leases made through the module's own helpers, bound methods and runners."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    # The helper's release compares the holder in one server step: no blind release through it.
+    Valid(
+        """\
+        import redis.asyncio as redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Store:
+            def __init__(self, url):
+                self.client = redis.from_url(url)
+
+            async def put_new(self, key, value, ttl):
+                done = await self.client.set(key, value, ex=ttl, nx=True)
+                return done is not None
+
+            async def drop_mine(self, key, value):
+                return await self.client.eval(UNLOCK, 1, key, value)
+
+            async def hold(self, job, token):
+                return await self.put_new(f"hold:{job}", token, 45)
+
+            async def release_hold(self, job, token):
+                if not await self.drop_mine(f"hold:{job}", token):
+                    raise RuntimeError(f"hold on {job} was lost")
+    """
+    ),
+    # A helper that deletes what it is handed, called with a cache key nobody claimed.
+    Valid(
+        """\
+        from django.core.cache import cache
+
+
+        def forget(key):
+            cache.delete(key)
+
+
+        def refresh_profile(user_id):
+            forget(f"profile:{user_id}")
+            return load_profile(user_id)
+    """
+    ),
+]
+
+INVALID = [
+    # The claim goes through the class's own put-if-absent helper, whose answer it returns tested;
+    # the release deletes the key through the client.
+    Invalid(
+        """\
+        import redis.asyncio as redis
+
+
+        class Store:
+            def __init__(self, url):
+                self.client = redis.from_url(url)
+
+            async def put_new(self, key, value, ttl=None):
+                done = await self.client.set(key, value, ex=ttl, nx=True)
+                return done is not None
+
+            async def hold(self, job, token):
+                return await self.put_new(f"hold:{job}", token, ttl=45)
+
+            async def release_hold(self, job):
+                await self.client.delete(f"hold:{job}")
+    """,
+        line=16,
+        column=15,
+        fixed=None,
+        message_contains="no automatic fix: the claim is made inside `Store.put_new` (line 9)",
+    ),
+    # The key is handed to the function that runs the job, which deletes it blindly: reported at
+    # that delete, with the call that hands the key beside it.
+    Invalid(
+        """\
+        from django.core.cache import cache
+
+
+        def build(build_id, guard):
+            run(build_id)
+            if guard:
+                cache.delete(guard)
+
+
+        def start(build_id, org):
+            guard = f"org-guard:{org}"
+            if cache.add(guard, f"build-{build_id}", timeout=3600):
+                build(build_id, guard)
+    """,
+        line=7,
+        column=9,
+        fixed=None,
+    ),
+    # The same through a queue: `enqueue(function, *arguments)` calls the function with them.
+    Invalid(
+        """\
+        from django.core.cache import cache
+
+
+        def build(build_id, guard):
+            run(build_id)
+            cache.delete(guard)
+
+
+        def start(queue, build_id, org):
+            guard = f"org-guard:{org}"
+            if cache.add(guard, f"build-{build_id}", timeout=3600):
+                queue.enqueue(build, build_id, guard, job_timeout=600)
+    """,
+        line=6,
+        column=5,
+        fixed=None,
+    ),
+    # A sync client's methods run in a thread by `asyncio.to_thread`.
+    Invalid(
+        """\
+        import asyncio
+        import secrets
+
+        import redis
+
+        r = redis.Redis()
+
+
+        async def sync_feeds(feed):
+            token = secrets.token_hex(16)
+            if not await asyncio.to_thread(r.set, f"feeds:{feed}", token, nx=True, ex=120):
+                return
+            try:
+                await pull(feed)
+            finally:
+                await asyncio.to_thread(r.delete, f"feeds:{feed}")
+    """,
+        line=16,
+        column=15,
+        fixed=None,
+        message_contains="no automatic fix: the store method is called through a name bound to it or a runner",
+    ),
+    # Methods bound to a name first: `claim = self.mc.add`, `drop = partial(self.mc.delete, key)`.
+    Invalid(
+        """\
+        import secrets
+        from functools import partial
+
+        from pymemcache.client.base import Client
+
+
+        class Guard:
+            def __init__(self, key):
+                self.mc = Client(("127.0.0.1", 11211))
+                self.key = key
+
+            def take(self):
+                claim = self.mc.add
+                self.token = secrets.token_hex(16)
+                return claim(self.key, self.token, expire=60, noreply=False)
+
+            def give_back(self):
+                drop = partial(self.mc.delete, self.key)
+                drop(noreply=False)
+    """,
+        line=19,
+        column=9,
+        fixed=None,
+    ),
+]
