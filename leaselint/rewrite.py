@@ -2029,7 +2029,7 @@ def _unfit(other, *parts: tuple) -> None:
         event = next((part[2] for part in parts if part[2] is not None), inside[0])
         if isinstance(event, Claim):
             raise NoFix(f"the claim is made inside {event.via}")
-        raise NoFix(f"the release is made inside {event.via}: make it token-checked there")
+        raise NoFix(f"the release is made inside {event.via}, which must check the holder itself")
     for _, _, _, maker in parts if other is not None else ():
         if maker is not None:
             raise NoFix(other[1].format(maker=maker))

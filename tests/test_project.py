@@ -100,7 +100,7 @@ def test_a_blind_release_helper_of_another_module_is_reported_at_the_call(tmp_pa
     assert codes(found) == {"app/jobs.py": [("LL001", 14, 13)]}
     message = found["app/jobs.py"][0][3]
     assert message.startswith("`release_lock` releases lease `key` without checking the holder")
-    assert "the release is made inside `release_lock` (app/locks.py:5): make it token-checked there" in message
+    assert "the release is made inside `release_lock` (app/locks.py:5), which must check the holder itself" in message
 
 
 def test_a_run_of_the_changed_file_alone_agrees_with_the_full_run(tmp_path):
@@ -836,7 +836,7 @@ def test_a_method_of_the_projects_store_class_releasing_blindly_is_reported_at_t
     assert codes(found) == {"app/tasks.py": [("LL001", 18, 9)]}
     message = found["app/tasks.py"][0][3]
     assert message.startswith("`drop` releases lease `key` without checking the holder")
-    assert "the release is made inside `Guard.drop` (app/guard.py:13): make it token-checked there" in message
+    assert "the release is made inside `Guard.drop` (app/guard.py:13), which must check the holder itself" in message
     # The changed file alone (pre-commit) finds the same: the class's module is read for its summary.
     tasks = [p for p in paths if p.endswith("tasks.py")]
     assert findings(tmp_path, tasks, explicit=tasks) == {"app/tasks.py": found["app/tasks.py"]}

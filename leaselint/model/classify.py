@@ -88,8 +88,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin,
         self.methods_on: dict | None = None
         # scope id -> the names of the functions and methods it (or a function inside it) calls.
         self.called: dict[int, set[str]] = Called()
+        self.called.__dict__["module"] = id(walker.module_scope)
 
     def _calls(self, scope: Scope, name: str) -> None:
+        if scope.parent is None:
+            self.called.__dict__.setdefault("at_top", set()).add(name)
         while scope is not None:
             self.called.setdefault(id(scope), set()).add(name)
             scope = scope.parent

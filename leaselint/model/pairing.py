@@ -280,11 +280,15 @@ class Called(dict):
     name, made when first asked (the classifier fills it before pairing asks)."""
 
     def together(self, one: str, other: str) -> bool:
-        """Some scope calls both names."""
+        """Some function calls both names (the module counts for the calls made at its top only:
+        every call of the module is inside it)."""
         index = self.__dict__.get("callers")
         if index is None:
             index = self.__dict__["callers"] = {}
+            top = self.__dict__.get("module")
             for scope, names in self.items():
+                if scope == top:
+                    names = self.__dict__.get("at_top", ())
                 for name in names:
                     index.setdefault(name, set()).add(scope)
         first, second = index.get(one), index.get(other)

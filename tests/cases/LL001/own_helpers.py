@@ -45,6 +45,38 @@ VALID = [
             return load_profile(user_id)
     """
     ),
+    # Two methods each hand a function of their own to an executor: a record made by one and dropped
+    # by the other are two lives, whatever the module calls.
+    Valid(
+        """\
+        from concurrent.futures import ThreadPoolExecutor
+
+        from pymemcache.client.base import Client
+
+
+        class Rooms:
+            def __init__(self):
+                self.mc = Client(("127.0.0.1", 11211))
+                self.pool = ThreadPoolExecutor(2)
+
+            def open_room(self, room):
+                key = f"room:{room}"
+
+                def _open():
+                    if not self.mc.add(key, {}, noreply=False):
+                        raise KeyError(room)
+
+                return self.pool.submit(_open)
+
+            def drop_room(self, room):
+                key = f"room:{room}"
+
+                def _drop():
+                    self.mc.delete(key, noreply=False)
+
+                return self.pool.submit(_drop)
+    """
+    ),
 ]
 
 INVALID = [
