@@ -256,6 +256,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         leases=leases,
         keyed=keyed,
         lock_key_deletes=classifier.lock_key_deletes(leases),
+        lock_key_renewals=classifier.lock_key_renewals(leases),
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
         ignored_claims=classifier.ignored_claims,

@@ -224,6 +224,8 @@ class LeaseModel:
     swallowed: list[cst.CSTNode]
     # Blind deletes of a lock object's key (the lock releases with a token check; this does not).
     lock_key_deletes: list[Release]
+    # `r.pexpire(LOCK_KEY, ms)` beside `r.lock(LOCK_KEY, ...)`: renewals that check no holder (LL010).
+    lock_key_renewals: list
     # `lock.release()` as a statement, not awaited, on an asyncio lock library's lock object.
     unawaited_lock_releases: list[tuple[cst.Call, Scope, LockObject]]
     scopes: list[Scope]

@@ -252,6 +252,24 @@ class LockObjectsMixin:
             and any(one_life(lock.scope, r.scope, self.called) for lock in locks.get((r.receiver_shape, r.key_shape), ()))
         ]
 
+    def lock_key_renewals(self, leases: list[Lease]) -> list:
+        """Lifetimes set on a key a lock object of this module stands on (`r.pexpire(LOCK_KEY, ms)`
+        beside `r.lock(LOCK_KEY, timeout=60)`): a renewal that checks no holder."""
+        renewed = {id(e) for lease in leases for e in (*lease.renewals, *lease.expiries)}
+        locks: dict[tuple, list[LockObject]] = {}
+        for lock in self.locks:
+            if lock.key_shape is not None:
+                locks.setdefault((lock.receiver_shape, lock.key_shape), []).append(lock)
+        if not locks:
+            return []
+        return [
+            e
+            for e in self.expiries
+            if id(e) not in renewed
+            and not e.scope.is_test
+            and any(lock.scope is not e.scope and one_life(lock.scope, e.scope, self.called) for lock in locks.get((e.receiver_shape, e.key_shape), ()))
+        ]
+
     def _constructed_lock(self, call: cst.Call, scope: Scope) -> None:
         name = dotted(call.func)
         if not name:
