@@ -442,6 +442,14 @@ def _model_manager(node: cst.BaseExpression, model_of=None) -> str | None:
         and isinstance(node.value, cst.Name)
     ):
         return node.value.value
+    if (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == stores.ORM_MANAGER
+        and isinstance(node.value, cst.Attribute)
+        and isinstance(node.value.value, cst.Name)
+        and node.value.attr.value[:1].isupper()
+    ):
+        return node.value.attr.value  # `models.JobLock.objects`: the model through its module
     return model_of(node) if model_of is not None else None
 
 
