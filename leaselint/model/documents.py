@@ -303,7 +303,7 @@ def mongo_claim(call: cst.Call, method: str, unique_caught: bool = False) -> Doc
     else:
         upsert = keyword(call, "upsert")
         query = args[0] if args else keyword(call, "query")
-        update = args[1] if len(args) > 1 else keyword(call, "update")
+        update = args[1] if len(args) > 1 else keyword(call, "update") or keyword(call, "replacement")
         if not (isinstance(upsert, cst.Name) and upsert.value == "True") or query is None or update is None:
             return None
         fields, _ = _fields(query)

@@ -454,6 +454,9 @@ MONGODB = Store(
         ClaimSpec("insert_one", key=Arg(0, "document"), value=None, form="mongo", answers_by_raising=True),
         ClaimSpec("update_one", key=Arg(0, "filter"), value=None, form="mongo"),
         ClaimSpec("find_one_and_update", key=Arg(0, "filter"), value=None, form="mongo"),
+        # A replacement upserted where the filter finds no live holder: a taken key raises DuplicateKeyError.
+        ClaimSpec("find_one_and_replace", key=Arg(0, "filter"), value=None, form="mongo"),
+        ClaimSpec("replace_one", key=Arg(0, "filter"), value=None, form="mongo"),
         # pymongo 2 and 3: `insert(doc)`, and `find_and_modify(query, update, upsert=True)`.
         ClaimSpec("insert", key=Arg(0, "doc_or_docs"), value=None, form="mongo", answers_by_raising=True),
         ClaimSpec("find_and_modify", key=Arg(0, "query"), value=None, form="mongo", answers_by_raising=True),

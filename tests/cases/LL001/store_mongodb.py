@@ -291,4 +291,69 @@ INVALID = [
     """,
         applicability=Applicability.UNSAFE,
     ),
+    # A replacement upserted where the filter finds the key free or expired claims it too.
+    Invalid(
+        """\
+        import secrets
+        import time
+
+        from pymongo import MongoClient, ReturnDocument
+        from pymongo.errors import DuplicateKeyError
+
+        locks = MongoClient().app.locks
+
+
+        def run(job):
+            token = secrets.token_hex(16)
+            now = time.time()
+            try:
+                held = locks.find_one_and_replace(
+                    {"_id": job, "expires_at": {"$lte": now}},
+                    {"owner": token, "expires_at": now + 30},
+                    upsert=True,
+                    return_document=ReturnDocument.AFTER,
+                )
+            except DuplicateKeyError:
+                return False
+            if held is None or held["owner"] != token:
+                return False
+            work(job)
+            locks.delete_one({"_id": job})
+            return True
+    """,
+        line=25,
+        column=5,
+        fixed="""\
+        import logging
+        import secrets
+        import time
+
+        from pymongo import MongoClient, ReturnDocument
+        from pymongo.errors import DuplicateKeyError
+
+        locks = MongoClient().app.locks
+
+
+        def run(job):
+            token = secrets.token_hex(16)
+            now = time.time()
+            try:
+                held = locks.find_one_and_replace(
+                    {"_id": job, "expires_at": {"$lte": now}},
+                    {"owner": token, "expires_at": now + 30},
+                    upsert=True,
+                    return_document=ReturnDocument.AFTER,
+                )
+            except DuplicateKeyError:
+                return False
+            if held is None or held["owner"] != token:
+                return False
+            work(job)
+            if locks.delete_one({"_id": job, "owner": token}).deleted_count == 0:
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", job
+                )
+            return True
+    """,
+    ),
 ]
