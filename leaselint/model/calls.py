@@ -20,6 +20,15 @@ from leaselint.model.summary import NameTransformer
 from leaselint.project import absolute
 
 
+def _docstring(statement: cst.CSTNode) -> bool:
+    return (
+        type(statement) is cst.SimpleStatementLine
+        and len(statement.body) == 1
+        and type(statement.body[0]) is cst.Expr
+        and type(statement.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
+    )
+
+
 def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
     """Parameter name -> argument node of a call, or None when it cannot be told (`*args`)."""
     bound: dict[str, cst.BaseExpression] = {}
@@ -316,11 +325,15 @@ class SummarisedCalls:
         return self.callee(value) if type(value) is cst.Call else None
 
     def _inside(self, via: str, line: int) -> tuple | None:
-        """(start, end) of the module's own store call at `line` of the function `via` names."""
+        """(start, end) of the module's own store call at `line` of the function `via` names; None
+        for a thin wrapper of the store (one statement: `return self.client.delete(key)`), whose
+        callers' calls are the store calls to look at."""
         function = via.split("`")[1].rpartition(".")[2]
         for event in (*self.classifier.claims, *self.classifier.releases):
             if event.start.line == line and event.scope.name == function and event.via is None:
-                return event.start, event.end
+                body = getattr(getattr(event.scope.node, "body", None), "body", ())
+                statements = [s for s in body if not _docstring(s)]
+                return (event.start, event.end) if len(statements) > 1 else None
         return None
 
     def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
@@ -331,8 +344,12 @@ class SummarisedCalls:
                 return None, None
             return node, classifier.resolver.shape(node, site.scope)
         if reference[0] == "self":
-            # The client the object holds, on the caller's object (`guard.client`).
-            node = cst.Attribute(value=site.call.func.value, attr=cst.Name(reference[1]))
+            # The client the object holds, on the caller's object (`guard.client`), or the object.
+            if type(site.call.func) is not cst.Attribute:
+                return None, None
+            node = site.call.func.value
+            if reference[1]:
+                node = cst.Attribute(value=node, attr=cst.Name(reference[1]))
             return node, classifier.resolver.shape(node, site.scope)
         kind, origin = reference
         owner, _, last = origin.rpartition(".")

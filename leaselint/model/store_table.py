@@ -10,6 +10,8 @@ from leaselint.model.store_specs import Arg, ClaimSpec, ExpireSpec, LockSpec, Re
 _KEY = Arg(0, "name")
 _VALUE = Arg(1, "value")
 
+_RAW_EXECUTE = "the command is aioredis 1.x's raw `execute`, which leaselint does not rewrite"
+
 REDIS = Store(
     name="redis",
     modules=("redis", "valkey", "aioredis", "django_redis", "coredis"),
@@ -74,6 +76,16 @@ REDIS = Store(
             command_flag="NX",
             lifetime_words=("EX", "PX", "EXAT", "PXAT"),
         ),
+        # aioredis 1.x's raw command: `await conn.execute("set", key, token, "ex", 30, "nx")`.
+        ClaimSpec(
+            "execute",
+            key=Arg(1),
+            value=Arg(2),
+            command="SET",
+            command_flag="NX",
+            lifetime_words=("EX", "PX", "EXAT", "PXAT"),
+            no_fix=_RAW_EXECUTE,
+        ),
         # A Lua script that claims: `redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`.
         ClaimSpec("eval", key=Arg(2), value=None, script=Arg(0), form="script"),
         ClaimSpec("evalsha", key=Arg(2), value=None, script=Arg(0), form="script"),
@@ -84,6 +96,7 @@ REDIS = Store(
         ReleaseSpec("getdel", key=_KEY, returns_value=True),
         ReleaseSpec("hdel", key=_KEY, field=Arg(1)),
         ReleaseSpec("execute_command", command=("DEL", "UNLINK")),
+        ReleaseSpec("execute", command=("DEL", "UNLINK"), no_fix=_RAW_EXECUTE),
         ReleaseSpec(
             "execute_command", key=Arg(1), command=("DELIFEQ",), checked=True, token=Arg(2), self_evident=True
         ),

@@ -263,6 +263,8 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
         and receiver.value.value == self_name
     ):
         return ("self", receiver.attr.value)  # the client the object holds (`self.client`)
+    if kind == "global" and type(receiver) is cst.Name and self_name is not None and receiver.value == self_name:
+        return ("self", "")  # the object is the client (`self.execute("set", ...)` of a client wrapper)
     if (
         type(receiver) is cst.Attribute
         and type(receiver.value) is cst.Name
@@ -343,9 +345,7 @@ def exports(model, local: bool = False) -> tuple:
                 continue
             value = None
             if kind == "claim":
-                value_node = event.value
-                if isinstance(value_node, cst.Name) and value_node.value in params:
-                    value = value_node.value
+                value = _value_param(event.value, scope, model, params)
             home = id(event) in leased
             effects.append(
                 (
@@ -372,6 +372,30 @@ def exports(model, local: bool = False) -> tuple:
         if name.split(".")[0] in top and name not in exported:
             found.append((name, (), (), ((kind, None, "", None, None, True, True, None, line),)))
     return tuple(found)
+
+
+# Calls that encode a value as it is stored: the stored value is as fixed or as fresh as theirs.
+_ENCODERS = frozenset({"pickle.dumps", "json.dumps", "str", "bytes", "repr", "orjson.dumps", "msgpack.packb"})
+
+
+def _value_param(node, scope, model, params: set[str]) -> str | None:
+    """The parameter a claim stores: itself, or encoded (`v = pickle.dumps(value)`, bound once)."""
+    for _ in range(2):
+        if isinstance(node, cst.Name) and node.value in params:
+            return node.value
+        if isinstance(node, cst.Name):
+            found = model.resolver.single_value(node.value, scope)
+            node = found[0] if found is not None and found[1] is scope else None
+        if (
+            isinstance(node, cst.Call)
+            and len(node.args) == 1
+            and not node.args[0].keyword
+            and code_of(node.func).strip() in _ENCODERS
+        ):
+            node = node.args[0].value
+        elif not isinstance(node, cst.Name):
+            return None
+    return node.value if isinstance(node, cst.Name) and node.value in params else None
 
 
 def _lifetime(event, params: set[str], home: bool):

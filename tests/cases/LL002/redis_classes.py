@@ -263,4 +263,50 @@ INVALID = [
     """,
         applicability=Applicability.UNSAFE,
     ),
+    # The value a client wrapper stores is its parameter encoded (`pickle.dumps(value)`): the
+    # caller's constant.
+    Invalid(
+        """\
+        import asyncio
+        import pickle
+
+        import aioredis
+
+
+        class Cache:
+            def __init__(self, uri):
+                self.uri = uri
+                self.pool = None
+
+            async def execute(self, *args):
+                if self.pool is None:
+                    self.pool = await aioredis.create_redis_pool(self.uri)
+                return await self.pool.execute(*args)
+
+            async def add(self, key, value, ttl=60):
+                return await self.execute("set", key, pickle.dumps(value), "ex", ttl, "nx")
+
+            async def drop(self, key):
+                return await self.execute("del", key)
+
+
+        cache = Cache("redis://127.0.0.1")
+
+
+        class Gate:
+            def __init__(self, name):
+                self.key = f"gate:{name}"
+
+            async def __aenter__(self):
+                while not await cache.add(self.key, 1, ttl=30):
+                    await asyncio.sleep(0.5)
+                return self
+
+            async def __aexit__(self, *exc):
+                await cache.drop(self.key)
+    """,
+        line=32,
+        column=45,
+        fixed=None,
+    ),
 ]
