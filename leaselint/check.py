@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from collections import Counter
+from typing import Iterator
 
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
 from leaselint.fix import apply_fixes, applicable, chained
@@ -56,6 +57,17 @@ def _short(filename: str) -> str:
         ):
             return "/".join(parts[index:])
     return parts[-1]
+
+
+def _once(diagnostics) -> Iterator[Diagnostic]:
+    """A rule's findings, each place and message once (one helper's store call reached from several
+    callers is one finding)."""
+    reported: set = set()
+    for diagnostic in diagnostics:
+        where = (diagnostic.start, diagnostic.end, diagnostic.message)
+        if where not in reported:
+            reported.add(where)
+            yield diagnostic
 
 
 def _line_of(exc: BaseException) -> int | None:
@@ -148,13 +160,7 @@ def _check_module(
         if not (settings.enabled(rule.code) or rule.code in named):
             continue
         try:
-            reported: set = set()
-            for diagnostic in rule.check(context):
-                # One helper's store call reached from several callers is one finding.
-                where = (diagnostic.start, diagnostic.end, diagnostic.message)
-                if where not in reported:
-                    reported.add(where)
-                    found.append(diagnostic)
+            found.extend(_once(rule.check(context)))
         except RecursionError:
             raise
         except Exception as exc:
