@@ -224,6 +224,8 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         if _self_release(data, lower):
             # A lock class whose own release may answer a lost lease the caller drops (the second look asks).
             return CLAIM_WORDS
+        if (b"partial(" in data or b"= " in data) and _bound_claim().search(data) is not None:
+            return CLAIM_WORDS  # `claim = self.mc.add`, `partial(self.mc.add, key)`: the second look asks
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
 
     def holds(word: bytes) -> bool:
@@ -354,6 +356,14 @@ def _read_then_write(data: bytes, released: bool = False) -> bool:
         if re.search(written, data) is not None and re.search(freed, data) is not None:
             return True
     return False
+
+
+@lru_cache(maxsize=1)
+def _bound_claim():
+    """A claim method bound to a name or to `partial` without being called there (walk.py reads
+    the calls made through it)."""
+    names = b"|".join(sorted({re.escape(spec.method.encode()) for store in stores.STORES for spec in store.claims}))
+    return re.compile(rb"(?:=\s*|partial\(\s*)[\w.]+\.(?:" + names + rb")\s*(?:[,)\n#])")
 
 
 def _add_claim(data: bytes, table: dict, holds) -> bool:
@@ -516,6 +526,8 @@ def second_look(tree, plain_writes: bool = True) -> bool:
             return True  # a WATCH/MULTI/EXEC transaction may claim (the store table's optimistic_reads)
     if facts.lock_class and facts.self_release:
         return True  # the model asks whether the class's release answers a lost lease
+    if facts.handed:
+        return True
     return plain_writes and _read_then_set(tree)
 
 
@@ -615,6 +627,8 @@ class _Facts:
         self.manager_class = False
         # `self.release()` (or `self.unlock()`) is called: a lock class's release whose answer may be dropped.
         self.self_release = False
+        # A claim method handed to a runner or bound to a name (walk.py's handed calls).
+        self.handed = False
 
     def collect(self, tree) -> None:
         import ast
@@ -632,6 +646,10 @@ class _Facts:
             if kind is call:
                 if type(node.func) is attribute and node.func.attr in methods:
                     self.calls.append((node, function))
+                elif any(type(a) is attribute and a.attr in methods for a in node.args[:2]):
+                    # `asyncio.to_thread(r.set, ...)`, `partial(mc.add, key)`: a claim method handed on
+                    # (the model reads runners and bound methods; every doubt keeps the file).
+                    self.handed = True
                 elif (
                     type(node.func) is attribute
                     and node.func.attr in ("release", "unlock")
@@ -639,6 +657,8 @@ class _Facts:
                     and node.func.value.id == "self"
                 ):
                     self.self_release = True
+            elif kind is ast.Assign and type(node.value) is attribute and node.value.attr in methods:
+                self.handed = True  # `claim = self.mc.add`, then `claim(key, token, 60)`
             elif kind is name:
                 if type(node.ctx) is not load:
                     self.bound_names.add(node.id)

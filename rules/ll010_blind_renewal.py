@@ -23,10 +23,9 @@ class BlindRenewal(Rule):
     over a key another worker claimed. The deadline that a claim without one
     gets from a second call right after it is LL005's; a function named for
     ending (`finish_job`, `release`) that lets the key run out is a release,
-    not a renewal. A lifetime set by hand on the key a lock object of the
-    module stands on (`r.pexpire(KEY, ms)` beside `r.lock(KEY, timeout=60)`)
-    is reported too: the lock's own `extend()` checks its token. Renewals in
-    tests are not reported.
+    not a renewal. So is a lifetime set by hand on a lock object's key
+    (`r.pexpire(KEY, ms)` beside `r.lock(KEY)`). Renewals in tests are not
+    reported.
 
     ## Why is this bad?
     The renewal extends whoever holds the key now:
@@ -296,8 +295,5 @@ class BlindRenewal(Rule):
                     message += f" (no automatic fix: {why})"
                 yield self.at_event(renewal, message, fix)
         for renewal in context.model.lock_key_renewals:
-            yield self.at_event(
-                renewal,
-                f"`{renewal.method}` renews the key of lock `{key_text(renewal)}` without checking the holder: "
-                "extend it through the lock object (`lock.extend()`), which checks its token",
-            )
+            what = f"`{renewal.method}` renews the key of lock `{key_text(renewal)}` without checking the holder"
+            yield self.at_event(renewal, what + ": extend it through the lock object (`lock.extend()`), which checks its token")

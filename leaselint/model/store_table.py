@@ -11,6 +11,7 @@ _KEY = Arg(0, "name")
 _VALUE = Arg(1, "value")
 
 _RAW_EXECUTE = "the command is aioredis 1.x's raw `execute`, which leaselint does not rewrite"
+_LIFETIME_WORDS = ("EX", "PX", "EXAT", "PXAT")
 
 REDIS = Store(
     name="redis",
@@ -77,15 +78,8 @@ REDIS = Store(
             lifetime_words=("EX", "PX", "EXAT", "PXAT"),
         ),
         # aioredis 1.x's raw command: `await conn.execute("set", key, token, "ex", 30, "nx")`.
-        ClaimSpec(
-            "execute",
-            key=Arg(1),
-            value=Arg(2),
-            command="SET",
-            command_flag="NX",
-            lifetime_words=("EX", "PX", "EXAT", "PXAT"),
-            no_fix=_RAW_EXECUTE,
-        ),
+        ClaimSpec("execute", key=Arg(1), value=Arg(2), command="SET", command_flag="NX",
+                  lifetime_words=_LIFETIME_WORDS, no_fix=_RAW_EXECUTE),
         # A Lua script that claims: `redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`.
         ClaimSpec("eval", key=Arg(2), value=None, script=Arg(0), form="script"),
         ClaimSpec("evalsha", key=Arg(2), value=None, script=Arg(0), form="script"),
