@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Iterator
 
 from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
+from leaselint.rule import HANDED_KEY
 from leaselint.fix import apply_fixes, applicable, chained
 from leaselint.parsing import (
     NO_ROUND_TRIP,
@@ -64,7 +65,10 @@ def _once(diagnostics) -> Iterator[Diagnostic]:
     callers is one finding)."""
     reported: set = set()
     for diagnostic in diagnostics:
-        where = (diagnostic.start, diagnostic.end, diagnostic.message)
+        # Made through the module's own helper: one finding at its store call, whatever key each
+        # caller hands it (the message names the first caller's).
+        inside = any(r.message == HANDED_KEY for r in diagnostic.related)
+        where = (diagnostic.code, diagnostic.start, diagnostic.end) if inside else (diagnostic.start, diagnostic.end, diagnostic.message)
         if where not in reported:
             reported.add(where)
             yield diagnostic

@@ -57,7 +57,7 @@ class Rule:
         if event.inside is not None:
             # Made by the module's own helper: reported at the helper's store call, which is what
             # to change, with the call that hands it this lease's key.
-            related = (Related(event.start, event.end, "the lease's key is handed to it here"),)
+            related = (Related(event.start, event.end, HANDED_KEY),)
             return Diagnostic(self.code, message, *event.inside, fix, self.name, related)
         return Diagnostic(self.code, message, event.start, event.end, fix, self.name)
 
@@ -65,6 +65,9 @@ class Rule:
         self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None, related: tuple = ()
     ) -> Diagnostic:
         return Diagnostic(self.code, message, *span(context, node), fix, self.name, related)
+
+
+HANDED_KEY = "the lease's key is handed to it here"
 
 
 def span(context: Context, node: cst.CSTNode) -> tuple[Position, Position]:

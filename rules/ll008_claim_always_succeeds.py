@@ -150,7 +150,7 @@ class ClaimAlwaysSucceeds(Rule):
                     claim,
                     f"`{claim.method}` without `{argument}=False` on a client without `{setting}=False` "
                     "returns True even when the key exists: every worker gets the lease",
-                    context.fixer.add_keyword(claim.call, f"{argument}=False"),
+                    None if claim.no_fix else context.fixer.add_keyword(claim.call, f"{argument}=False"),
                 )
         for lease in context.model.leases:
             for claim in lease.claims:

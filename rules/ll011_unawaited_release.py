@@ -4,6 +4,7 @@ from typing import Iterator
 
 from leaselint.diagnostics import Applicability, Diagnostic
 from leaselint.rule import Context, Invalid, Rule, Valid
+from leaselint.model.classify import HANDED
 from leaselint.rewrite import NoFix
 
 
@@ -188,8 +189,8 @@ class UnawaitedRelease(Rule):
             seen.add(id(release))
             if release.awaited or release.usage not in ("statement", "inline") or release.in_pipeline:
                 continue
-            if not release.coroutine or release.via is not None:
-                continue
+            if not release.coroutine or release.via is not None or release.no_fix == HANDED:
+                continue  # a runner's call, or one through a bound name: its awaiting is not the call's own
             message = (
                 f"`{release.method}` on an asyncio client is never awaited: the coroutine is dropped and "
                 f"lease `{model.key_text(release)}` is never released"

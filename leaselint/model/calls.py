@@ -200,6 +200,8 @@ class SummarisedCalls:
             name = f"{self.module}.{cls.name}.{func.attr.value}"
             if name in self.functions:
                 return name
+            if func.attr.value in cls.methods:
+                return None  # the class's own method, with nothing to hand its callers
             bases = [c for c in self.walker.classes if c.name in cls.bases]
             cls = bases[0] if len(bases) == 1 else None
         return None

@@ -321,15 +321,31 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
 
 class _Homes:
     """The class an event's `self` is an object of, for an event whose client or key is reached
-    through `self`: the top of its line of bases among the module's classes (a base's claim and a
-    subclass's release are one object's). Two unrelated classes' `self.client` are two objects,
-    whatever the shapes say (a sync and an asyncio twin of one store class). None for other events."""
+    through `self`: its group of classes joined by inheritance in the module (a base's claim and a
+    subclass's or a mixin's release are one object's). Two unrelated classes' `self.client` are two
+    objects, whatever the shapes say (a sync and an asyncio twin of one store class). None for other
+    events."""
 
     def __init__(self, classes) -> None:
-        self.by_name: dict = {}
+        # Classes joined by inheritance in the module are one group (a class and its bases and
+        # mixins); its first member's name stands for it.
+        parent: dict[str, str] = {}
+
+        def top(name: str) -> str:
+            while parent.get(name, name) != name:
+                name = parent[name]
+            return name
+
+        names = {info.name for info in classes}
         for info in classes:
-            self.by_name.setdefault(info.name, []).append(info)
-        self.tops: dict[int, str] = {}
+            parent.setdefault(info.name, info.name)
+            for base in info.bases:
+                if base in names:
+                    parent.setdefault(base, base)
+                    one, other = top(info.name), top(base)
+                    if one != other:
+                        parent[max(one, other)] = min(one, other)
+        self.top = top
 
     def __call__(self, event) -> str | None:
         if not (_through_self(event.receiver_shape) or _through_self(event.key_shape)):
@@ -337,20 +353,7 @@ class _Homes:
         scope = event.scope
         while scope.cls is None and scope.parent is not None:
             scope = scope.parent
-        cls = scope.cls
-        if cls is None:
-            return None
-        top = self.tops.get(id(cls))
-        if top is None:
-            found, seen = cls, set()
-            while found.name not in seen:
-                seen.add(found.name)
-                bases = [self.by_name[b][0] for b in found.bases if len(self.by_name.get(b, ())) == 1]
-                if len(bases) != 1:
-                    break
-                found = bases[0]
-            top = self.tops[id(cls)] = found.name
-        return top
+        return self.top(scope.cls.name) if scope.cls is not None else None
 
 
 def _through_self(shape) -> bool:

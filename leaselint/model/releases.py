@@ -287,7 +287,10 @@ class ReleasesMixin:
                 return None
             token = _other_side(comparison, wrapper[0], wrapper[1])
         else:
-            token = _other_side(comparison, read.call, self.walker.assigned.get(id(read.call)))
+            # A read handed to a runner (`await asyncio.to_thread(r.get, key)`) sits in the comparison
+            # as the runner's call.
+            held = self.positions.aliases.get(id(read.call), read.call)
+            token = _other_side(comparison, held, self.walker.assigned.get(id(read.call)))
         if isinstance(token, cst.Name) and token.value == "None":
             return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
         return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)), through=through)

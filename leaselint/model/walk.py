@@ -437,19 +437,22 @@ class Walker(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if type(node.func) is cst.Attribute and type(node.func.value) is cst.Call:
             self.one_use.add(id(node.func.value))  # `Mutex(key).run(job)`
+        if self.comparisons:
+            self.compared_calls[id(node)] = self.comparisons[-1]
         if not self.failing and self.statements:
             handed = handed_call(node)
             if handed is not None:
                 self._handed(node, handed)
             elif type(node.func) is cst.Name and self.scope.parent is not None:
                 # `method = self.mc.add` or `action = partial(self.mc.delete, key)` in the function,
-                # then `method(key, value, ttl)`, `action()`: each bound method called.
-                for value in self.scope.bindings.get(node.func.value, ())[:2]:
+                # then `method(key, value, ttl)`, `action()`: each bound method called, awaited as it is.
+                values = self.scope.bindings.get(node.func.value, ())
+                for value in values[:2] if len(values) <= 2 else ():
                     bound = _bound_method(value, node)
                     if bound is not None:
                         self._handed(node, bound)
-        if self.comparisons:
-            self.compared_calls[id(node)] = self.comparisons[-1]
+                        if id(node) in self.awaited:
+                            self.awaited.add(id(bound))
         if type(node.func) is cst.Name and not self.failing:
             self.name_calls.setdefault(node.func.value, []).append((node, self.scope))
             if self.statements:
@@ -493,7 +496,7 @@ class Walker(cst.CSTVisitor):
 # Runners that call the function they are handed with the arguments after it: name -> how many
 # arguments come before the function (`run_in_executor(executor, f, *args)`).
 _RUNNERS = {"to_thread": 0, "run_sync": 0, "run_in_executor": 1, "submit": 0, "enqueue": 0, "spawn": 0}
-# Keyword arguments that are the runner's own (rq's `enqueue`), not the function's.
+# Keyword arguments that are rq's `enqueue`'s own, not the function's.
 _RUNNER_KEYWORDS = frozenset({"job_timeout", "result_ttl", "ttl", "failure_ttl", "depends_on", "job_id", "at_front",
                               "description", "meta", "retry", "on_success", "on_failure", "timeout"})
 _WRAPPERS = frozenset({"partial", "sync_to_async", "database_sync_to_async"})
@@ -506,7 +509,13 @@ def handed_call(node: cst.Call) -> cst.Call | None:
     `partial(f, *args)()`, `task.delay(*args)` of a plain function name; None for any other call.
     Only functions named by a name or an attribute, arguments passed by place or keyword."""
     func = node.func
-    if type(func) is cst.Call and not func.args[1:] and func.args and type(func.func) is cst.Name and func.func.value in _WRAPPERS:
+    if (
+        type(func) is cst.Call
+        and func.args
+        and type(func.func) is cst.Name
+        and func.func.value in _WRAPPERS
+        and (func.func.value == "partial" or not func.args[1:])
+    ):
         inner = func.args[0].value  # `sync_to_async(f)(*args)`, `partial(f, a)(b)`
         made = cst.Call(func=inner, args=[*(a for a in func.args[1:]), *node.args])
         return made if _plain(made) else None
@@ -518,7 +527,9 @@ def handed_call(node: cst.Call) -> cst.Call | None:
     if skip is None or len(node.args) <= skip or any(a.keyword is not None for a in node.args[: skip + 1]):
         return None
     target = node.args[skip].value
-    rest = [a for a in node.args[skip + 1 :] if not (a.keyword is not None and a.keyword.value in _RUNNER_KEYWORDS)]
+    rest = [
+        a for a in node.args[skip + 1 :] if not (name == "enqueue" and a.keyword is not None and a.keyword.value in _RUNNER_KEYWORDS)
+    ]
     if type(target) is cst.Call and type(target.func) is cst.Name and target.func.value == "partial" and target.args:
         rest = [*target.args[1:], *rest]
         target = target.args[0].value

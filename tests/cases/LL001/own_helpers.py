@@ -77,6 +77,42 @@ VALID = [
                 return self.pool.submit(_drop)
     """
     ),
+    # A subclass's own release, token-checked, is what `self.release(...)` calls: not the base's.
+    Valid(
+        """\
+        import secrets
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Jobs:
+            def __init__(self):
+                self.client = redis.Redis()
+
+            def release(self, key, token):
+                audit(key)
+                self.client.delete(key)
+
+
+        class SafeJobs(Jobs):
+            def release(self, key, token):
+                audit(key)
+                if not self.client.eval(UNLOCK, 1, key, token):
+                    raise RuntimeError(f"{key} was lost")
+
+            def work(self, job):
+                key = f"job:{job}"
+                token = secrets.token_hex(16)
+                if not self.client.set(key, token, nx=True, ex=60):
+                    return
+                try:
+                    run(job)
+                finally:
+                    self.release(key, token)
+    """
+    ),
 ]
 
 INVALID = [
@@ -245,5 +281,32 @@ INVALID = [
         line=37,
         column=15,
         fixed=None,
+    ),
+    # A lock class made of two mixins of the module: the claim in one, the release in the other.
+    Invalid(
+        """\
+        import secrets
+
+        import redis
+
+
+        class TakeMixin:
+            def acquire(self):
+                self.token = secrets.token_hex(16)
+                return self.client.set(self.key, self.token, nx=True, ex=30)
+
+
+        class GiveMixin:
+            def release(self):
+                self.client.delete(self.key)
+
+
+        class ReportLock(TakeMixin, GiveMixin):
+            def __init__(self, name):
+                self.client = redis.Redis()
+                self.key = f"report:{name}"
+    """,
+        line=14,
+        column=9,
     ),
 ]

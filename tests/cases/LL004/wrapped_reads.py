@@ -55,4 +55,27 @@ INVALID = [
         fixed=None,
         message_contains="handed through `self._to_str(...)`",
     ),
+    # The read and the delete run in threads (`asyncio.to_thread`): still a compare in the client.
+    Invalid(
+        """\
+        import asyncio
+        import secrets
+
+        import redis
+
+        r = redis.Redis()
+
+
+        async def sync_feed(feed):
+            token = secrets.token_hex(16)
+            if not await asyncio.to_thread(r.set, f"feed:{feed}", token, nx=True, ex=60):
+                return
+            await pull(feed)
+            if await asyncio.to_thread(r.get, f"feed:{feed}") == token.encode():
+                await asyncio.to_thread(r.delete, f"feed:{feed}")
+    """,
+        line=15,
+        column=15,
+        fixed=None,
+    ),
 ]

@@ -115,6 +115,25 @@ VALID = [
                 client.delete(f"job:{key}")
     """
     ),
+    # A release through a name bound to the method, awaited: the coroutine is awaited.
+    Valid(
+        """\
+        import redis.asyncio as redis
+
+
+        class Gate:
+            def __init__(self, url, name):
+                self.client = redis.from_url(url)
+                self.key = f"gate:{name}"
+
+            async def take(self, token):
+                return await self.client.set(self.key, token, nx=True, ex=30)
+
+            async def give_back(self):
+                drop = self.client.delete
+                await drop(self.key)
+    """
+    ),
 ]
 
 INVALID = [
