@@ -8,8 +8,7 @@ import stat
 from collections import Counter
 from typing import Iterator
 
-from leaselint.diagnostics import Diagnostic, FileResult, Fix, Position
-from leaselint.rule import HANDED_KEY
+from leaselint.diagnostics import HANDED_KEY, Diagnostic, FileResult, Fix, Position
 from leaselint.fix import apply_fixes, applicable, chained
 from leaselint.parsing import (
     NO_ROUND_TRIP,

@@ -8,6 +8,10 @@ from operator import attrgetter
 _set = object.__setattr__
 
 
+# The related note of a finding made through the module's own helper, at its caller's call.
+HANDED_KEY = "the lease's key is handed to it here"
+
+
 class FrozenInstanceError(AttributeError):
     """Assigning to a field of a Frozen record (as dataclasses' error of the same name)."""
 

@@ -7,7 +7,7 @@ from typing import ClassVar, Iterator
 
 import libcst as cst
 
-from leaselint.diagnostics import Applicability, Diagnostic, Fix, Position, Related
+from leaselint.diagnostics import HANDED_KEY, Applicability, Diagnostic, Fix, Position, Related
 from leaselint.model.events import Event, LeaseModel
 from leaselint.rewrite import LeaseFixer, NoFix
 
@@ -65,9 +65,6 @@ class Rule:
         self, context: Context, node: cst.CSTNode, message: str, fix: Fix | None = None, related: tuple = ()
     ) -> Diagnostic:
         return Diagnostic(self.code, message, *span(context, node), fix, self.name, related)
-
-
-HANDED_KEY = "the lease's key is handed to it here"
 
 
 def span(context: Context, node: cst.CSTNode) -> tuple[Position, Position]:
