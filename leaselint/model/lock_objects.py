@@ -258,7 +258,9 @@ class LockObjectsMixin:
         renewed = {id(e) for lease in leases for e in (*lease.renewals, *lease.expiries)}
         locks: dict[tuple, list[LockObject]] = {}
         for lock in self.locks:
-            if lock.key_shape is not None:
+            # A lock made on the caller's key (`def lock(self, key): return client.lock(key)`) is a
+            # store API's, as an expire of a key the function is handed is.
+            if lock.key_shape is not None and not _handed_key(lock.key, lock.scope):
                 locks.setdefault((lock.receiver_shape, lock.key_shape), []).append(lock)
         if not locks:
             return []
@@ -267,6 +269,7 @@ class LockObjectsMixin:
             for e in self.expiries
             if id(e) not in renewed
             and not e.scope.is_test
+            and not _handed_key(e.key, e.scope)
             and any(lock.scope is not e.scope and one_life(lock.scope, e.scope, self.called) for lock in locks.get((e.receiver_shape, e.key_shape), ()))
         ]
 
@@ -281,6 +284,11 @@ class LockObjectsMixin:
             self._lock(call, scope, spec)
 
     # Transactions and client-side checks ----------------------------------
+
+
+def _handed_key(key, scope: Scope) -> bool:
+    """The key is a parameter of the function, as its caller named it."""
+    return type(key) is cst.Name and key.value in scope.params
 
 
 def _may_fail(call: cst.Call) -> bool:

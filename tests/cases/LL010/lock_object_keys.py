@@ -51,6 +51,23 @@ VALID = [
                 self.client.expire(self.SEEN, 30)
     """
     ),
+    # A client wrapper's API: its `lock` and its `expire` each act on the key their caller hands them.
+    Valid(
+        """\
+        import redis
+
+
+        class Client:
+            def __init__(self, url):
+                self.client = redis.Redis.from_url(url)
+
+            def lock(self, key, timeout=None):
+                return self.client.lock(key, timeout=timeout)
+
+            def expire(self, key, seconds):
+                return self.client.expire(key, seconds)
+    """
+    ),
 ]
 
 INVALID = [
