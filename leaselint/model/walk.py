@@ -517,12 +517,12 @@ def handed_call(node: cst.Call) -> cst.Call | None:
         and (func.func.value == "partial" or not func.args[1:])
     ):
         inner = func.args[0].value  # `sync_to_async(f)(*args)`, `partial(f, a)(b)`
-        made = cst.Call(func=inner, args=[*(a for a in func.args[1:]), *node.args])
-        return made if _plain(made) else None
+        made = _made_call(inner, [*func.args[1:], *node.args])
+        return made if made is not None and _plain(made) else None
     name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     if name == "delay" and type(func) is cst.Attribute and type(func.value) is cst.Name:
-        made = cst.Call(func=func.value, args=node.args)  # a Celery task called by `delay`
-        return made if _plain(made) else None
+        made = _made_call(func.value, list(node.args))  # a Celery task called by `delay`
+        return made if made is not None and _plain(made) else None
     skip = _RUNNERS.get(name)
     if skip is None or len(node.args) <= skip or any(a.keyword is not None for a in node.args[: skip + 1]):
         return None
@@ -535,15 +535,15 @@ def handed_call(node: cst.Call) -> cst.Call | None:
         target = target.args[0].value
     if type(target) not in (cst.Name, cst.Attribute):
         return None
-    made = cst.Call(func=target, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in rest])
-    return made if _plain(made) else None
+    made = _made_call(target, rest)
+    return made if made is not None and _plain(made) else None
 
 
 def _bound_method(value, call: cst.Call) -> cst.Call | None:
     """The call `call` makes through a name bound to `value`: a store method (`self.mc.add`), or a
     `partial` of one with its first arguments."""
     if type(value) is cst.Attribute and type(value.value) in (cst.Name, cst.Attribute):
-        made = cst.Call(func=value, args=call.args)
+        made = _made_call(value, list(call.args))
     elif (
         type(value) is cst.Call
         and type(value.func) in (cst.Name, cst.Attribute)
@@ -551,15 +551,29 @@ def _bound_method(value, call: cst.Call) -> cst.Call | None:
         and value.args
         and type(value.args[0].value) is cst.Attribute
     ):
-        rest = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in (*value.args[1:], *call.args)]
-        made = cst.Call(func=value.args[0].value, args=rest)
+        made = _made_call(value.args[0].value, [*value.args[1:], *call.args])
     else:
         return None
-    return made if _plain(made) else None
+    return made if made is not None and _plain(made) else None
 
 
 def _plain(call: cst.Call) -> bool:
     return type(call.func) in (cst.Name, cst.Attribute) and not any(a.star for a in call.args)
+
+
+def _made_call(func: cst.BaseExpression, args: list) -> cst.Call | None:
+    """`func(*args)` as a node, or None where the arguments cannot stand in that order (a
+    `partial(f, key=k)` called with more arguments by place)."""
+    keyword = False
+    for arg in args:
+        if arg.keyword is not None or arg.star:
+            keyword = True
+        elif keyword:
+            return None
+    try:
+        return cst.Call(func=func, args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args])
+    except Exception:  # libcst's own checks of a node: never a crash of the walk
+        return None
 
 
 def script_object_call(node: cst.Call) -> bool:

@@ -113,6 +113,25 @@ VALID = [
                     self.release(key, token)
     """
     ),
+    # A `partial` with a keyword, called with more arguments by place, and a runner handed the same:
+    # no call can be written in that order, so none is read (and nothing fails).
+    Valid(
+        """\
+        import asyncio
+        from functools import partial
+
+        import redis
+
+        r = redis.Redis()
+
+
+        async def mark(key, token):
+            put = partial(r.set, nx=True)
+            put(key, token)
+            await asyncio.to_thread(partial(r.set, ex=30), key, token)
+            r.delete(key)
+    """
+    ),
 ]
 
 INVALID = [
