@@ -14,19 +14,11 @@ import libcst as cst
 
 from leaselint.model.call_parts import _deliberate
 from leaselint.model.events import Claim, Release
+from leaselint.model.keys import _is_docstring
 from leaselint.model.scope import count_names
 from leaselint.model.stores import row_of
 from leaselint.model.summary import NameTransformer
 from leaselint.project import absolute
-
-
-def _docstring(statement: cst.CSTNode) -> bool:
-    return (
-        type(statement) is cst.SimpleStatementLine
-        and len(statement.body) == 1
-        and type(statement.body[0]) is cst.Expr
-        and type(statement.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
-    )
 
 
 def bind(call: cst.Call, positional: tuple, keyword: tuple) -> dict | None:
@@ -334,7 +326,7 @@ class SummarisedCalls:
         for event in (*self.classifier.claims, *self.classifier.releases):
             if event.start.line == line and event.scope.name == function and event.via is None:
                 body = getattr(getattr(event.scope.node, "body", None), "body", ())
-                statements = [s for s in body if not _docstring(s)]
+                statements = [s for s in body if not _is_docstring(s)]
                 return (event.start, event.end) if len(statements) > 1 else None
         return None
 
