@@ -28,6 +28,7 @@ from leaselint.model import stores
 from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import count_uses
+from leaselint.model.values import SERIALIZERS
 from leaselint.model.traverse import TRIVIA, children
 from leaselint.project import outside_project
 
@@ -375,7 +376,7 @@ def exports(model, local: bool = False) -> tuple:
 
 
 # Calls that encode a value as it is stored: the stored value is as fixed or as fresh as theirs.
-_ENCODERS = frozenset({"pickle.dumps", "json.dumps", "str", "bytes", "repr", "orjson.dumps", "msgpack.packb"})
+_ENCODERS = frozenset({*SERIALIZERS, "str", "bytes", "repr"})
 
 
 def _value_param(node, scope, model, params: set[str]) -> str | None:
