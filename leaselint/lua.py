@@ -97,3 +97,63 @@ def compares_argument(script: str) -> bool:
     return any(
         re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script)
     )
+
+
+# A slot of a semaphore or a reader's place in a lock: the token ARGV[n] written as a member of
+# KEYS[i] (`zadd KEYS[i] score ARGV[n]`, `sadd`, `hset KEYS[i] ARGV[n] v`, `rpush`), and removed by
+# `zrem`/`srem`/`hdel`/`lrem` of the same member.
+_MEMBER_WRITES = (
+    re.compile(r"""call\(\s*['"]zadd['"]\s*,\s*KEYS\[(\d+)\]\s*,[^\n]*,\s*ARGV\[(\d+)\]\s*\)""", re.IGNORECASE),
+    re.compile(r"""call\(\s*['"](?:sadd|lpush|rpush)['"]\s*,\s*KEYS\[(\d+)\]\s*,\s*ARGV\[(\d+)\]\s*\)""", re.IGNORECASE),
+    re.compile(r"""call\(\s*['"]hset(?:nx)?['"]\s*,\s*KEYS\[(\d+)\]\s*,\s*ARGV\[(\d+)\]\s*,""", re.IGNORECASE),
+)
+# What says whether a slot is free: a count or a presence of the key, never of the member itself.
+_SLOT_TEST = re.compile(
+    r"""\bif\b[^\n]*call\(\s*['"](?:zcard|scard|hlen|llen|get|exists|zcount|hget)['"]\s*,\s*KEYS\[\d+\]\s*(?:,\s*['"][^'"]*['"]\s*)?\)"""
+    r"""|call\(\s*['"](?:zcard|scard|hlen|llen|get|zcount)['"]\s*,\s*KEYS\[\d+\][^\n]*\n(?:[^\n]*\n){0,3}?\s*if\b""",
+    re.IGNORECASE,
+)
+_MEMBER_REMOVE = re.compile(
+    r"""call\(\s*['"](zrem|srem|hdel|lrem)['"]\s*,\s*KEYS\[(\d+)\]\s*,\s*(?:-?\d+\s*,\s*)?ARGV\[(\d+)\]\s*\)""",
+    re.IGNORECASE,
+)
+
+
+def _member_write(script: str):
+    """(KEYS index, ARGV index, where) of the first write of an argument as a member of a key."""
+    found = [m for pattern in _MEMBER_WRITES for m in pattern.finditer(script)]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    return int(first.group(1)), int(first.group(2)), first.start()
+
+
+def lua_member_claim(script: str) -> tuple[int, int, bool] | None:
+    """(i, n, has a lifetime) when the script takes a slot of KEYS[i] for the token ARGV[n]: it
+    tests a count or presence first (`if redis.call('zcard', KEYS[1]) >= limit then return 0 end`),
+    then writes the token as a member. A lifetime is an expiry of the key or a purge by score."""
+    found = _member_write(script)
+    if found is None:
+        return None
+    index, argument, where = found
+    test = _SLOT_TEST.search(script)
+    if test is None or test.start() > where:
+        return None
+    lifetime = re.search(
+        rf"""call\(\s*['"](?:p?expire(?:at)?|zremrangebyscore)['"]\s*,\s*KEYS\[{index}\]""", script, re.IGNORECASE
+    )
+    return index, argument, lifetime is not None
+
+
+def lua_member_release(script: str) -> tuple[int, int] | None:
+    """(i, n) when the script removes the member ARGV[n] of KEYS[i] (`zrem`, `srem`, `hdel`, `lrem`)
+    and deletes no whole key of its own."""
+    match = _MEMBER_REMOVE.search(script)
+    if match is None:
+        return None
+    return int(match.group(2)), int(match.group(3))
+
+
+def lua_answers(script: str) -> bool:
+    """The script returns something: a caller can read from its answer whether it did its work."""
+    return re.search(r"\breturn\b", script) is not None

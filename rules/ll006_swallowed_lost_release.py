@@ -5,6 +5,7 @@ from typing import Iterator
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.model.call_parts import SILENT_SCRIPT
 from leaselint.model.traverse import nodes
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
@@ -15,7 +16,8 @@ class SwallowedLostRelease(Rule):
     ## What it does
     Reports a token-checked release whose outcome is thrown away: the result
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
-    statement; `except LockNotOwnedError: pass` (or `LockError`, `...`,
+    statement, or of a script that gives back a semaphore's slot (`zrem`,
+    `srem`, `hdel` of the holder's member); a script that returns nothing; `except LockNotOwnedError: pass` (or `LockError`, `...`,
     `continue`) around `lock.release()`; `contextlib.suppress(LockError)`
     around a lock's block or release. A handler that only returns, or logs at
     debug level, drops the error as well; so does `except Exception: pass`
@@ -219,14 +221,14 @@ class SwallowedLostRelease(Rule):
         ),
     ]
 
-
     def check(self, context: Context) -> Iterator[Diagnostic]:
         code_of, key_text = context.model.code_of, context.model.key_text
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or not release.spec.lost_when:
                 continue
-            if release.usage == "expression" and release.dropped is None and release.unread is None:
+            silent = release.no_fix == SILENT_SCRIPT
+            if release.usage == "expression" and release.dropped is None and release.unread is None and not silent:
                 continue
             # The project's own checked release (`release_lock(...)` of another module) hands its
             # answer back to be used; a test that calls it is no lease.
@@ -236,29 +238,23 @@ class SwallowedLostRelease(Rule):
             if release.after_failed_claim is not None:
                 continue  # a cleanup where the claim failed: no lease was held to lose
             what = f"token-checked release of `{key_text(release)}`"
+            if silent:
+                yield self.at_event(release, f"The {what} runs a script that returns nothing: a lost lease goes unnoticed (no automatic fix: {SILENT_SCRIPT})", None)
+                continue
             if release.unread is not None:
-                try:
-                    fix = context.fixer.log_unread_release(release)
-                except NoFix:
-                    fix = None
+                fix = _fix(context.fixer.log_unread_release, release)
                 message = f"The result of the {what} is kept in `{release.unread}`, which nothing reads: a lost lease goes unnoticed"
                 yield self.at_event(release, message, fix)
                 continue
             if release.dropped is not None:
-                try:
-                    fix = context.fixer.log_dropped_release(release)
-                except NoFix:
-                    fix = None
+                fix = _fix(context.fixer.log_dropped_release, release)
                 if _logs_debug(release.dropped):
                     message = f"The {what} reports a lost lease only at debug level: production never sees it"
                 else:
                     message = f"The {what} reports a lost lease to a branch that does nothing: it goes unnoticed"
                 yield self.at_event(release, message, fix)
                 continue
-            try:
-                fix = context.fixer.log_lost_release(release)
-            except NoFix:
-                fix = None
+            fix = _fix(context.fixer.log_lost_release, release)
             if release.via:
                 what += f" by {release.via}, which returns it,"
             yield self.at_event(release, f"The result of the {what} is thrown away: a lost lease goes unnoticed", fix)
@@ -271,10 +267,7 @@ class SwallowedLostRelease(Rule):
             )
         for node in context.model.swallowed:
             if isinstance(node, cst.ExceptHandler):
-                try:
-                    fix = context.fixer.log_swallowed_error(node)
-                except NoFix:
-                    fix = None
+                fix = _fix(context.fixer.log_swallowed_error, node)
                 caught = f"`{code_of(node.type)}`" if node.type is not None else "A bare `except:`"
                 if _logs_debug(node):
                     message = f"{caught} from a lock release is logged only at debug level: production never sees a lost lease"
@@ -287,10 +280,15 @@ class SwallowedLostRelease(Rule):
                     node,
                     f"`{code_of(node.item)}` hides a lost lease: log the lock error instead",  # type: ignore[attr-defined]
                 )
-
-
         for h in context.model.with_swallows:
             yield self.at_node(context, h.type, f"`{code_of(h.type)}` around a `with` of a lock swallows its release's lost lease too: catch `LockNotOwnedError` apart")
+
+
+def _fix(make, node):
+    try:
+        return make(node)
+    except NoFix:
+        return None
 
 
 def _logs_debug(node: cst.If | cst.ExceptHandler) -> bool:

@@ -113,7 +113,14 @@ def model_cause(tree: Path | None, label) -> str:
 
     try:
         text = (tree / label[2]).read_text(encoding="utf-8")
-        model = build_model(cst.parse_module(text), None, False, text)
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:  # read as the linter reads a Python 2 file
+            from leaselint.python2 import as_python3
+
+            text = as_python3(text) or text
+            module = cst.parse_module(text)
+        model = build_model(module, None, False, text)
     except Exception as error:  # a file the model cannot read
         return f"model error ({type(error).__name__})"
     line = label[3]

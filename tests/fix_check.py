@@ -196,6 +196,15 @@ class RedisFamily:
         return set(self.client.keys("*"))
 
     def get(self, key):
+        """A string's value; a slot's key (set, sorted set, list, hash) as its members, without the
+        sorted set's scores, which are clock readings."""
+        kind = self.client.type(key)
+        if kind in (b"zset", b"set"):
+            return ("members", tuple(sorted(self.client.zrange(key, 0, -1) if kind == b"zset" else self.client.smembers(key))))
+        if kind == b"list":
+            return ("list", tuple(self.client.lrange(key, 0, -1)))
+        if kind == b"hash":
+            return ("hash", tuple(sorted(self.client.hgetall(key).items())))
         return self.client.get(key)
 
     def flush(self) -> None:

@@ -11,7 +11,10 @@ import libcst as cst
 from leaselint.lua import (  # noqa: F401 (read by claims and releases)
     DELETES,
     compares_argument,
+    lua_answers,
     lua_claim,
+    lua_member_claim,
+    lua_member_release,
     lua_plain,
     lua_read_then_write,
 )
@@ -224,6 +227,34 @@ def _names(node: cst.BaseExpression):
         yield from _names(node.func)
         for arg in node.args:
             yield from _names(arg.value)
+
+
+# Why no fix edits a release by a script that returns nothing: its answer is always nil.
+SILENT_SCRIPT = "make the script return what it removed"
+# Why no fix edits a claim of a slot (a member of a set, sorted set, list or hash).
+SLOT_CLAIM = "the script takes a slot of a shared key, not the key itself"
+
+
+def script_operands(
+    call: cst.Call, key_at: Arg, args_at: Arg | None, key_in_list: bool, key_index: int, arg_index: int
+) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
+    """(KEYS[key_index], ARGV[arg_index]) of a script's call: `eval(LUA, 2, k1, k2, a1)`, or the
+    lists of `eval(LUA, keys=[k1, k2], args=[a1])` and of a script object's `s(keys=[...], args=[...])`."""
+    if key_in_list:
+        keys = get_arg(call, key_at)
+        arguments = get_arg(call, args_at) if args_at is not None else None
+        key_items = [e for e in keys.elements] if isinstance(keys, (cst.List, cst.Tuple)) else []
+        argument_items = [e for e in arguments.elements] if isinstance(arguments, (cst.List, cst.Tuple)) else []
+        if any(isinstance(e, cst.StarredElement) for e in (*key_items, *argument_items)):
+            return None, None
+        key = key_items[key_index - 1].value if len(key_items) >= key_index else None
+        argument = argument_items[arg_index - 1].value if len(argument_items) >= arg_index else None
+        return key, argument
+    count = get_arg(call, Arg(key_at.index - 1)) if key_at.index else None  # the key count stands before the keys
+    if key_at.index is None or not isinstance(count, cst.Integer) or count.evaluated_value < key_index:
+        return None, None
+    key = get_arg(call, Arg(key_at.index + key_index - 1))
+    return key, get_arg(call, Arg(key_at.index + count.evaluated_value + arg_index - 1))
 
 
 def _first_item(node: cst.BaseExpression | None) -> cst.BaseExpression | None:

@@ -20,7 +20,10 @@ from leaselint.model.call_parts import (
     _polarity,
     get_arg,
     lua_claim,
+    lua_member_claim,
     lua_read_then_write,
+    script_operands,
+    SLOT_CLAIM,
     SPREAD,
 )
 from leaselint.model.events import Claim, ReadCheck, Write
@@ -332,14 +335,22 @@ class ClaimsMixin:
         script = get_arg(call, spec.script) if spec.script is not None else None
         text = self._string_value(script, site.scope) if client is None else values[0]
         found = lua_claim(text) if text is not None else None
-        if found is None:
+        slot = lua_member_claim(text) if found is None and text is not None else None
+        if found is None and slot is None:
             return None
-        index, has_lifetime = found
+        index, has_lifetime = found or slot[1:]  # type: ignore[index]
         no_fix = ""
-        answer_unknown = lua_read_then_write(text)  # type: ignore[arg-type]
+        answer_unknown = found is not None and lua_read_then_write(text)  # type: ignore[arg-type]
         if answer_unknown:
             no_fix = "the script claims by reading the key and writing it when absent, and answers as it chooses"
-        if client is None and spec.key_in_list:
+        if slot is not None:
+            # `zadd(KEYS[i], score, ARGV[n])` under a count: the slot's key and its holder's token.
+            key_at, args_at = (spec.key, Arg(None, "args")) if client is None else (Arg(0, "keys"), Arg(1, "args"))
+            key, value = script_operands(call, key_at, args_at, client is not None or spec.key_in_list, slot[0], index)
+            if key is None or value is None:
+                return None
+            no_fix = SLOT_CLAIM
+        elif client is None and spec.key_in_list:
             # `eval(SCRIPT, keys=[key], args=[token, ttl])`
             keys, arguments = get_arg(call, spec.key), get_arg(call, Arg(None, "args"))
             if type(keys) not in (cst.List, cst.Tuple) or len(keys.elements) != 1:  # type: ignore[union-attr]
@@ -361,7 +372,7 @@ class ClaimsMixin:
             value = arguments[index - 1] if index and arguments is not None and len(arguments) >= index else None
             if not index:
                 value = values[2]
-        if not index:
+        if not index and slot is None:
             # The script stores a literal of its own: the script is where the value is made.
             no_fix = "the script stores a value written in it, not one passed as an argument"
         if key is None:

@@ -24,9 +24,13 @@ from leaselint.model.call_parts import (
     _other_side,
     FIELD_SCRIPT,
     get_arg,
+    lua_answers,
     lua_claim,
+    lua_member_release,
     lua_plain,
     positional_args,
+    script_operands,
+    SILENT_SCRIPT,
 )
 from leaselint.model.events import Check, Claim, Release
 from leaselint.model.keys import literal_string
@@ -360,14 +364,23 @@ class ReleasesMixin:
             many = bool(starred)
         checked = spec.checked or (spec.checked_by is not None and _compares_by(call, spec.checked_by))
         token_at = spec.token
-        member = None
+        member = slot_token = None
+        silent = ""
         if spec.script is not None:
             kind = self._script_kind(get_arg(call, spec.script), site.scope)
-            if kind is None:
-                return []
-            checked = kind == "checked"
             text = self._string_value(get_arg(call, spec.script), site.scope) or ""
-            if FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
+            slot = lua_member_release(text) if not (kind == "checked" and FIELD_SCRIPT.search(text)) else None
+            if kind is None and slot is None:
+                return []
+            checked = kind == "checked" or slot is not None
+            silent = "" if lua_answers(text) else SILENT_SCRIPT
+            if slot is not None:
+                # `zrem(KEYS[i], ARGV[n])`: the slot's own token is what it removes, a check in itself.
+                key, slot_token = script_operands(call, spec.key, Arg(None, "args"), spec.key_in_list, *slot)
+                if key is None or slot_token is None:
+                    return []
+                keys = [key]
+            elif FIELD_SCRIPT.search(text) and spec.key is not None and spec.key.index is not None and token_at is not None:
                 # `eval(SCRIPT, 1, hash, field, token)`: the script deletes the field ARGV[1] names.
                 member = get_arg(call, Arg(spec.key.index + 1))
                 token_at = Arg(token_at.index + 1) if token_at.index is not None else None
@@ -378,6 +391,7 @@ class ReleasesMixin:
         token = get_arg(call, token_at) if token_at is not None else None
         if spec.key_in_list:
             token = _first_item(token)
+        token = slot_token if slot_token is not None else token
         found = []
         for key, member in zip(keys, members):
             common, in_pipeline = self._common(site, store, key, member=member)
@@ -392,7 +406,7 @@ class ReleasesMixin:
                     other_keys=len(keys) - 1 or int(many),
                     deliberate=_deliberate(site),
                     token=token,
-                    no_fix=listed or (FORMATTED if formatted is not None else "") or spec.no_fix,
+                    no_fix=listed or (FORMATTED if formatted is not None else "") or silent or spec.no_fix,
                 )
             )
         return found
@@ -491,16 +505,21 @@ class ReleasesMixin:
         for store, spec in stores.script_object_specs(maker.func.attr.value):
             kind = self._script_kind(maker.args[0].value, where)
             key = _first_item(get_arg(site.call, spec.key))
-            if key is not None and kind is not None:
-                text = self._string_value(maker.args[0].value, where)
-                if text is not None and lua_claim(text) is not None:
+            text = self._string_value(maker.args[0].value, where) or ""
+            slot = lua_member_release(text) if not (kind == "checked" and FIELD_SCRIPT.search(text)) else None
+            token = _first_item(get_arg(site.call, spec.token))
+            if slot is not None:
+                # `zrem(KEYS[i], ARGV[n])`: the slot's own token is what it removes, a check in itself.
+                key, token = script_operands(site.call, spec.key, spec.token, True, *slot)
+                kind = "checked" if key is not None and token is not None else None
+            if key is not None and kind is not None and slot is None:
+                if lua_claim(text) is not None:
                     kind = None  # it claims KEYS[1]; what it deletes is another key (`del KEYS[2]`)
-            if key is not None and kind is None:
-                text = self._string_value(maker.args[0].value, where)
+            if key is not None and kind is None and slot is None:
                 arguments = get_arg(site.call, spec.token)
                 items = [e.value for e in arguments.elements] if isinstance(arguments, (cst.List, cst.Tuple)) else None
                 claim_spec = next((c for c in store.claims if c.form == "script"), None)
-                if text is not None and claim_spec is not None:
+                if text and claim_spec is not None:
                     claim = self._script_claim(
                         site, store, claim_spec, key, (text, items, maker.args[0].value), client=maker.func.value, client_scope=where
                     )
@@ -521,7 +540,8 @@ class ReleasesMixin:
                 in_pipeline=in_pipeline,
                 usage=site.usage,
                 deliberate=_deliberate(site),
-                token=_first_item(get_arg(site.call, spec.token)),
+                token=token,
+                no_fix="" if lua_answers(text) else SILENT_SCRIPT,
             )
             return [release]
         return []
