@@ -231,6 +231,8 @@ class Origins:
             # Bound more than once: the value it was last given before this read, in straight-line code.
             reached = reaching_value(scope.node, node, node.value)
             found = (reached, scope) if reached is not None else None
+        if found is None and where is not None and where.parent is not None:
+            return self._every_binding(node.value, where, key_shape, depth)
         if found is None:
             return Origin(UNKNOWN)
         value, where = found
@@ -240,6 +242,17 @@ class Origins:
                 return Origin(FIXED, "a module-level constant", value)
             return Origin(FIXED, "a module-level value made once per process", value, made=inner.kind)
         return inner
+
+    def _every_binding(self, name: str, function: Scope, key_shape, depth: int) -> Origin:
+        """A name a function binds more than once, in branches (`n = 1` or `n = held + 1`): weak when
+        every value it can be given is weak, as weak as the weakest of them; unknown otherwise."""
+        values = function.bindings.get(name, [])
+        if not 1 < len(values) <= 4 or any(v is None for v in values):
+            return Origin(UNKNOWN)
+        origins = [self.origin(v, function, key_shape, depth + 1) for v in values]
+        if any(o.kind not in (FIXED, GUESSABLE) for o in origins):
+            return Origin(UNKNOWN)
+        return max(origins, key=lambda o: _RANK[o.kind])
 
     def _made_when_absent(self, name: str, function: Scope, key_shape, depth: int) -> Origin | None:
         """`def acquire(self, token=None): if token is None: token = uuid.uuid1().hex`: an optional
