@@ -1550,7 +1550,7 @@ class LeaseFixer:
 
     def log_lost_release(self, release: Release) -> Fix:
         """LL006: keep the token-checked release, and log when it deleted nothing."""
-        if release.no_fix:
+        if release.no_fix and release.no_fix != stores.NAMED_FILTER:  # the call is written as it is
             raise NoFix(release.no_fix)
         lost_when = release.spec.lost_when
         if not lost_when:

@@ -206,6 +206,17 @@ def _forces(test: cst.BaseExpression, in_body: bool) -> bool:
     return False
 
 
+def unforced(node):
+    """`{"_id": k} if force else {"_id": k, "owner": t}`: the branch taken without the force flag (the
+    other is a forced release, as under `if force:`); the node itself otherwise."""
+    if type(node) is cst.IfExp:
+        if _forces(node.test, True):
+            return node.orelse
+        if _forces(node.test, False):
+            return node.body
+    return node
+
+
 def _names(node: cst.BaseExpression):
     """The names an `if` test reads (`force`, `self.force`, `not options.force_release`)."""
     kind = type(node)

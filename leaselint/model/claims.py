@@ -25,6 +25,7 @@ from leaselint.model.call_parts import (
     script_operands,
     SLOT_CLAIM,
     SPREAD,
+    unforced,
 )
 from leaselint.model.events import Claim, ReadCheck, Write
 from leaselint.model.keys import literal_string
@@ -459,12 +460,13 @@ class ClaimsMixin:
     def _bound_document(self, call: cst.Call, scope: Scope | None) -> cst.Call:
         """`insert_one(doc)` where `doc = {...}` once in the function: the call with the dict written in."""
         args = list(call.args)
-        if scope is None or not args or args[0].keyword is not None or type(args[0].value) is not cst.Name:
+        if scope is None or not args or args[0].keyword is not None or type(args[0].value) not in (cst.Name, cst.IfExp):
             return call
-        found = self.resolver.single_value(args[0].value.value, scope)
-        if found is None or type(found[0]) is not cst.Dict or found[1] is not scope:
+        found = self.resolver.single_value(args[0].value.value, scope) if type(args[0].value) is cst.Name else (args[0].value, scope)
+        value = unforced(found[0]) if found is not None else None
+        if type(value) is not cst.Dict or found[1] is not scope:  # type: ignore[index]
             return call
-        return call.with_changes(args=[args[0].with_changes(value=found[0]), *args[1:]])
+        return call.with_changes(args=[args[0].with_changes(value=value), *args[1:]])
 
     def _bound_keyword(self, call: cst.Call, name: str, scope: Scope | None, kinds=(cst.Dict,)) -> cst.Call:
         """`get_or_create(name=key, defaults=defaults)` where `defaults = {...}` once in the function:

@@ -106,9 +106,14 @@ def _token_field(fields: dict[str, cst.BaseExpression], key_field: str | None) -
         if name in fields and name != key_field:
             return name
     for name in fields:
-        if name != key_field and not name.startswith("$") and not _timed(name):
+        if name != key_field and not name.startswith("$") and not _timed(name) and not _flag(fields[name]):
             return name
     return None
+
+
+def _flag(value: cst.BaseExpression) -> bool:
+    """`"locked": True`: a state flag, not a holder's token."""
+    return type(value) is cst.Name and value.value in ("True", "False", "None")
 
 
 def _has_lifetime_field(fields: dict[str, cst.BaseExpression]) -> bool:

@@ -220,6 +220,7 @@ def _in_loop(expire: Expire | Write, scope: Scope, claim: Claim | None = None) -
 def _check_document_conditions(lease: Lease) -> None:
     """A conditional delete is token-checked only if its condition names the claim's token field
     (a condition on the key alone, `attribute_exists(pk)`, frees whoever holds it)."""
+    _token_by_release(lease)
     fields = {c.document.token_field for c in lease.claims if c.document is not None and c.document.token_field}
     for release in lease.releases:
         document = release.document
@@ -238,6 +239,26 @@ def _check_document_conditions(lease: Lease) -> None:
             if name not in document.fields and not name.startswith("$") and not documents._timed(name)
         }
         release.checked = any(_compares(expression, names, field) for field in tokens)
+
+
+def _token_by_release(lease: Lease) -> None:
+    """A claimed document with no field named for a token (`{"_id": k, "host": h, "uuid": u}`): its
+    token is the field the lease's release filters on (`{"_id": k, "uuid": u}`)."""
+    compared = [
+        name
+        for release in lease.releases
+        if release.document is not None and release.spec.form in ("mongo", "orm", "sql")
+        for name in release.document.fields
+        if name != release.document.key_field and not name.startswith("$") and not documents._timed(name)
+    ]
+    for claim in lease.claims:
+        document = claim.document
+        if document is None or document.token_field in documents.TOKEN_FIELDS or document.token_field in compared:
+            continue
+        name = next((n for n in compared if n in document.fields and n != document.key_field), None)
+        if name is not None and claim.value is document.token:
+            document.token_field, document.token = name, document.fields[name]
+            claim.value = document.token
 
 
 _ORDER = re.compile(r"\s*(<=|>=|<>|<|>)|(<=|>=|<>|<|>)\s*$")

@@ -41,7 +41,7 @@ from leaselint.model.values import _is_property
 from leaselint.model.walk import CallSite, does_nothing, script_object_call
 
 
-NAMED_FILTER = "the filter is a dict bound to a name first"
+NAMED_FILTER = stores.NAMED_FILTER
 
 
 def _handler_names(handler: cst.ExceptHandler) -> list[str]:
