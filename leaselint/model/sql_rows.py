@@ -99,7 +99,7 @@ def sql_claim(text: str, params: cst.BaseExpression | None, named_for_lock: bool
     holder's column (`owner`, `lease`); `named_for_lock`: the function says it locks."""
     found = _SQL_INSERT.match(text)
     if found is None:
-        return None
+        return _update_claim(text, params)
     table = found["table"]
     end = _group(text, found.end())
     values_at = _SQL_VALUES.match(text, end) if end > 0 else None
@@ -145,7 +145,7 @@ def sql_release(text: str, params: cst.BaseExpression | None) -> Document | None
     it compares a holder's column too (the pairing reads the claim's), for an expiry alone a sweep."""
     found = _SQL_DELETE.match(text)
     if found is None:
-        return None
+        return _update_release(text, params)
     table = found["table"]
     where = re.split(r"\bRETURNING\b", found["where"], flags=re.IGNORECASE)[0]
     if re.search(r"\bOR\b", where, re.IGNORECASE):
@@ -173,6 +173,81 @@ def sql_release(text: str, params: cst.BaseExpression | None) -> Document | None
         model=f"table {table}",
         checked=any(c != key_column and not _sql_timed(c) for c in fields),
         expired_only=expired_only,
+    )
+
+
+_SQL_SET = re.compile(r"(?:\w+\.)?(?P<column>\w+)\s*=\s*(?P<value>%s|\?|:\w+|%\(\w+\)s|\$\d+|NULL|now\(\)|[^,]+)", re.IGNORECASE)
+
+
+def _update_parts(text: str, params: cst.BaseExpression | None):
+    """(table, {SET column: its value's text}, {SET column: its argument}, WHERE text, {WHERE column
+    compared with `=`: its argument}) of `UPDATE t SET a = %s, b = NULL WHERE k = %s AND ...`."""
+    found = _SQL_UPDATE.match(text)
+    if found is None:
+        return None
+    where = re.split(r"\bRETURNING\b", found["where"], flags=re.IGNORECASE)[0]
+    if re.search(r"\bOR\b", where, re.IGNORECASE):
+        return None
+    assigned = {m["column"]: m["value"].strip() for m in (_SQL_SET.match(p) for p in _split_top(found["set"])) if m}
+    placeholders = [m.group(0) for m in _SQL_PLACEHOLDER.finditer(found["set"] + " WHERE " + where)]
+    values = iter(_placeholder_values(placeholders, params))
+    set_nodes = {}
+    for column, value in assigned.items():
+        taken = [next(values, None) for _ in _SQL_PLACEHOLDER.finditer(value)]
+        if len(taken) == 1 and _SQL_PLACEHOLDER.fullmatch(value):
+            set_nodes[column] = taken[0]
+    compared = {}
+    for match in _SQL_EQUALS.finditer(where):
+        node = next(values, None)
+        if match["op"] == "=" and node is not None:
+            compared[match["column"]] = node
+    return found["table"], assigned, set_nodes, where, compared
+
+
+def _update_claim(text: str, params: cst.BaseExpression | None) -> Document | None:
+    """`UPDATE jobs SET owner = %s WHERE id = %s AND owner IS NULL`: a holder's column set only where
+    it is empty, a conditional create of the row's claim."""
+    parts = _update_parts(text, params)
+    if parts is None:
+        return None
+    table, assigned, set_nodes, where, compared = parts
+    # The holder's column: one set to an argument where the WHERE asks it to be empty.
+    token_column = next(
+        (c for c in set_nodes if set_nodes[c] is not None and re.search(rf"\b{c}\s+IS\s+NULL\b", where, re.IGNORECASE)), None
+    )
+    if token_column is None or _sql_timed(token_column):
+        return None
+    key_column = next((c for c in compared if c != token_column and not _sql_timed(c)), None)
+    if key_column is None:
+        return None
+    return Document(
+        key_field=key_column,
+        key=compared[key_column],
+        token_field=token_column,
+        token=set_nodes[token_column],
+        has_lifetime=any(_sql_timed(c) for c in assigned),
+        fields={key_column: compared[key_column], token_column: set_nodes[token_column]},
+        model=f"table {table}",
+    )
+
+
+def _update_release(text: str, params: cst.BaseExpression | None) -> Document | None:
+    """`UPDATE jobs SET owner = NULL WHERE id = %s [AND owner = %s]`: the holder's column emptied,
+    checked when the WHERE compares it too."""
+    parts = _update_parts(text, params)
+    if parts is None:
+        return None
+    table, assigned, _, _, compared = parts
+    token_column = next((c for c, v in assigned.items() if v.upper() == "NULL" and not _sql_timed(c)), None)
+    key_column = next((c for c in compared if c != token_column and not _sql_timed(c) and c not in assigned), None)
+    if token_column is None or key_column is None:
+        return None
+    return Document(
+        key_field=key_column,
+        key=compared[key_column],
+        fields=compared,
+        model=f"table {table}",
+        checked=token_column in compared,
     )
 
 
