@@ -232,7 +232,7 @@ class SwallowedLostRelease(Rule):
                 continue
             # The project's own checked release (`release_lock(...)` of another module) hands its
             # answer back to be used; a test that calls it is no lease.
-            evident = not release.scope.is_test if release.via is not None else release.spec.self_evident
+            evident = not release.scope.is_test if release.via is not None else release.spec.self_evident and not release.slot
             if not (evident or id(release) in leased):
                 continue
             if release.after_failed_claim is not None:

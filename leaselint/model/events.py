@@ -130,6 +130,9 @@ class Release(Event):
     # Made through another module's function whose blind release is a lease there too, and reported
     # there: it pairs with this module's claims, and LL001 leaves it to that module.
     reported_home: bool = False
+    # Removes the holder's own member of a shared key (`zrem(KEYS[1], ARGV[1])`): a release only
+    # where a slot claim of that key pairs with it, never by its form alone.
+    slot: bool = False
 
 
 @dataclass(eq=False)

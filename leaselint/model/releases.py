@@ -407,6 +407,7 @@ class ReleasesMixin:
                     deliberate=_deliberate(site),
                     token=token,
                     no_fix=listed or (FORMATTED if formatted is not None else "") or silent or spec.no_fix,
+                    slot=slot_token is not None,
                 )
             )
         return found
@@ -542,6 +543,7 @@ class ReleasesMixin:
                 deliberate=_deliberate(site),
                 token=token,
                 no_fix="" if lua_answers(text) else SILENT_SCRIPT,
+                slot=slot is not None,
             )
             return [release]
         return []

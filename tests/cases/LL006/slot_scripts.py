@@ -67,6 +67,35 @@ VALID = [
     ),
 ]
 
+VALID += [
+    Valid(
+        """\
+        # no rule reports this: a member removed with no slot claim of its key is no release
+        import redis
+
+        DROP_EMPTY = '''
+        if redis.call('zcard', KEYS[1]) == 0 then
+          redis.call('srem', KEYS[2], ARGV[1])
+          redis.call('del', KEYS[1])
+          return 1
+        end
+        return 0
+        '''
+
+
+        class Limits:
+            registry = "limits:all"
+
+            def __init__(self, name: str, connection: redis.Redis):
+                self.name = name
+                self._drop_empty = connection.register_script(DROP_EMPTY)
+
+            def tidy(self) -> None:
+                self._drop_empty(keys=[f"limits:{self.name}", self.registry], args=[self.name])
+    """
+    ),
+]
+
 INVALID = [
     Invalid(
         """\
