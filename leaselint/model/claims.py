@@ -498,7 +498,7 @@ class ClaimsMixin:
         if spec.form == "orm":
             call = self._bound_keyword(call, "defaults", scope)
             found = documents.orm_claim(call, (lambda node: self.manager_model(node, scope)) if scope is not None else None)
-            return found if found is not None and stores.lock_model_name(found.model) else None
+            return found if found is not None and (stores.lock_model_name(found.model) or spec.method == "update") else None
         if spec.form == "mongo":
             call = self._bound_document(call, scope)
             return documents.mongo_claim(call, spec.method, unique_caught=unique)

@@ -56,6 +56,8 @@ class Document:
     # The filter or key dict a fix adds the token to.
     dict_node: cst.Dict | None = None
     checked: bool = False
+    # A release that empties fields of the row rather than deleting it (`update(owner=None)`): those fields.
+    cleared: frozenset = frozenset()
     # An upsert whose filter names only the key: it writes over a live holder and never fails.
     overwrites: bool = False
     # For a row of a model (Django's ORM): the model's name; the filter call a fix adds the token to.
@@ -309,6 +311,8 @@ def mongo_claim(call: cst.Call, method: str, unique_caught: bool = False) -> Doc
         upsert = keyword(call, "upsert")
         query = args[0] if args else keyword(call, "query")
         update = args[1] if len(args) > 1 else keyword(call, "update") or keyword(call, "replacement")
+        if not (isinstance(upsert, cst.Name) and upsert.value == "True") and query is not None and update is not None:
+            return _mongo_flag_claim(query, update)
         if not (isinstance(upsert, cst.Name) and upsert.value == "True") or query is None or update is None:
             return None
         fields, _ = _fields(query)
@@ -339,10 +343,50 @@ def mongo_claim(call: cst.Call, method: str, unique_caught: bool = False) -> Doc
     )
 
 
+def _emptied(value: cst.BaseExpression) -> bool:
+    return (type(value) is cst.Name and value.value == "None") or (literal_string(value) == "")
+
+
+def _absent(value: cst.BaseExpression) -> bool:
+    """A filter's value that matches an empty field: `None`, `{"$exists": False}`."""
+    if type(value) is cst.Name:
+        return value.value == "None"
+    found = _fields(value)[0]
+    return set(found) == {"$exists"} and type(found["$exists"]) is cst.Name and found["$exists"].value == "False"
+
+
+def _mongo_flag_claim(query: cst.BaseExpression, update: cst.BaseExpression) -> Document | None:
+    """`find_one_and_update({"_id": k, "owner": None}, {"$set": {"owner": me}})`: a holder's field set
+    only where it is empty, without an upsert: a claim of an existing document."""
+    fields = _fields(query)[0]
+    written = _fields(_fields(update)[0].get("$set"))[0]
+    token_field = next((n for n, v in fields.items() if n != "_id" and _absent(v) and n in written and not _emptied(written[n])), None)
+    if "_id" not in fields or token_field is None:
+        return None
+    return Document(
+        key_field="_id",
+        key=fields["_id"],
+        token_field=token_field,
+        token=written[token_field],
+        has_lifetime=_has_lifetime_field(written),
+        fields=written,
+    )
+
+
 def mongo_release(call: cst.Call) -> Document | None:
-    """`delete_one({"_id": key})`: checked when the filter names more than the key."""
+    """`delete_one({"_id": key})`: checked when the filter names more than the key. An
+    `update_one(filter, {"$set": {"owner": None}})` (or `$unset`) empties the holder's field."""
     args = [a.value for a in call.args if a.keyword is None]
     node = args[0] if args else keyword(call, "filter")
+    cleared = frozenset()
+    if call.func.attr.value == "update_one":  # type: ignore[union-attr]
+        update = _fields(args[1] if len(args) > 1 else keyword(call, "update"))[0]
+        cleared = frozenset(
+            [n for n, v in _fields(update.get("$set"))[0].items() if _emptied(v) and not _timed(n)]
+            + [n for n in _fields(update.get("$unset"))[0] if not _timed(n)]
+        )
+        if not cleared:
+            return None
     fields, _ = _fields(node)
     key_field = "_id" if "_id" in fields else _row_key(fields)
     if key_field is None:
@@ -359,6 +403,7 @@ def mongo_release(call: cst.Call) -> Document | None:
         # A range (`{"$lt": now}`) is no holder check: only a field matched to a value is.
         checked=any(name != key_field and not _operators(value) & RANGES for name, value in fields.items()),
         expired_only=expired_only,
+        cleared=cleared,
     )
 
 
@@ -479,6 +524,8 @@ def _orm_row_key(fields: dict[str, cst.BaseExpression]) -> str | None:
 
 def orm_claim(call: cst.Call, model_of=None) -> Document | None:
     """`JobLock.objects.create(name=key, owner=token, expires_at=...)`: a row made under a unique name."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "update":
+        return _orm_flag_claim(call, model_of)
     model = _model_manager(call.func.value, model_of) if isinstance(call.func, cst.Attribute) else None  # type: ignore[arg-type]
     fields = _keywords(call)
     if model is None or not fields:
@@ -509,12 +556,57 @@ def orm_claim(call: cst.Call, model_of=None) -> Document | None:
     )
 
 
+def _orm_filtered(call: cst.Call, model_of):
+    """(model, filter keywords, update keywords) of `Model.objects.filter(...).update(...)`."""
+    chosen = call.func.value  # type: ignore[union-attr]
+    if not isinstance(chosen, cst.Call) or not isinstance(chosen.func, cst.Attribute) or chosen.func.attr.value != "filter":
+        return None
+    model, fields, written = _model_manager(chosen.func.value, model_of), _keywords(chosen), _keywords(call)
+    return (model, fields, written) if model is not None and fields and written else None
+
+
+def _orm_flag_claim(call: cst.Call, model_of=None) -> Document | None:
+    """`Job.objects.filter(pk=k, owner__isnull=True).update(owner=me)`: a holder's field set where it
+    is empty, in any model; the answer is the count of rows updated."""
+    found = _orm_filtered(call, model_of)
+    if found is None:
+        return None
+    model, fields, written = found
+    emptied = {n[: -len("__isnull")] for n, v in fields.items() if n.endswith("__isnull") and type(v) is cst.Name and v.value == "True"}
+    emptied |= {n for n, v in fields.items() if _emptied(v)}
+    token_field = next((n for n in written if n in emptied and not _emptied(written[n]) and not _timed(n)), None)
+    key_field = next((n for n in ("pk", "id", *stores.ROW_KEY_FIELDS) if n in fields), None)
+    if token_field is None or key_field is None:
+        return None
+    return Document(
+        key_field=key_field,
+        key=fields[key_field],
+        token_field=token_field,
+        token=written[token_field],
+        has_lifetime=_has_lifetime_field(written),
+        fields={key_field: fields[key_field], **written},
+        model=model,
+    )
+
+
 def orm_release(call: cst.Call, model_of=None, row_of=None) -> Document | None:
     """`JobLock.objects.filter(name=key).delete()`: checked when the filter names more than the key
     (the owner); a filter on a past lifetime takes over expired rows on purpose. `row.delete()`, where
     `row_of(row)` names the lock model of the object (the model's own `self`), deletes that row by
     its primary key: the row this holder made."""
     func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "update":
+        # `filter(pk=k[, owner=me]).update(owner=None)`: the holder's field emptied.
+        found = _orm_filtered(call, model_of)
+        cleared = frozenset(n for n, v in found[2].items() if _emptied(v) and not _timed(n)) if found is not None else ()
+        key_field = next((n for n in ("pk", "id", *stores.ROW_KEY_FIELDS) if n in found[1]), None) if cleared else None
+        if not cleared or key_field is None:
+            return None
+        others = [n for n in found[1] if n != key_field]  # type: ignore[index]
+        return Document(
+            key_field=key_field, key=found[1][key_field], fields=found[1], model=found[0], filter_call=func.value,  # type: ignore[index]
+            checked=any(not _timed(n.split("__")[0]) for n in others), cleared=cleared,
+        )
     if call.args or not isinstance(func, cst.Attribute):
         return None
     if not isinstance(func.value, cst.Call):

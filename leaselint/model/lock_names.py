@@ -11,6 +11,14 @@ import re
 # stores.lock_shaped).
 LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
 
+_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+
+
+def lock_model_name(name: str | None) -> bool:
+    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases (LOCK_CLASS_WORDS)."""
+    return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))
+
+
 # Words of a file name that names a lock (`locks.py`, `leases.py`, `mutex.py`, `election.py` does not).
 LOCK_FILE_WORDS = (*LOCK_CLASS_WORDS, "leader")
 _LOCK_FILE_NAME = re.compile("|".join(map(re.escape, LOCK_FILE_WORDS)))

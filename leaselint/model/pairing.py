@@ -99,6 +99,10 @@ def pair(
             for claim in chain(beside, lease.claims)
         ):
             lease.releases.append(release)
+    for lease in leases.values():
+        # A release that empties fields (`update(owner=None)`) ends the lease only if one is its token.
+        tokens = {c.document.token_field for c in lease.claims if c.document is not None}
+        lease.releases = [r for r in lease.releases if r.document is None or not r.document.cleared or r.document.cleared & tokens]
     paired = [lease for lease in leases.values() if lease.releases]
     writes_of, expiries_of = _Nearby(writes), _Nearby(expiries)
     for lease in paired:

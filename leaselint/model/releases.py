@@ -622,7 +622,7 @@ class ReleasesMixin:
                 lambda node: self.manager_model(node, site.scope),
                 lambda node: self.row_model(node, site.scope),
             )
-            document = document if document is not None and stores.lock_model_name(document.model) else None
+            document = document if document is not None and (stores.lock_model_name(document.model) or document.cleared) else None
             entries = [(document.key_field, document.key)] if document is not None else []
         elif spec.form == "sql":
             text, params = self.sql_parts(call, site.scope)
@@ -646,6 +646,8 @@ class ReleasesMixin:
                 common["no_fix"] = NAMED_FILTER
             elif call is not site.call:
                 common["no_fix"] = SPREAD
+            if document.cleared and not common.get("no_fix"):  # type: ignore[union-attr]
+                common["no_fix"] = "the release empties the holder's field rather than deleting the row"
             found_releases.append(
                 Release(
                     **common,

@@ -248,6 +248,7 @@ def _update_release(text: str, params: cst.BaseExpression | None) -> Document | 
         fields=compared,
         model=f"table {table}",
         checked=token_column in compared,
+        cleared=frozenset({token_column}),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from leaselint.model.lock_names import LOCK_CLASS_WORDS
+from leaselint.model.lock_names import LOCK_CLASS_WORDS, lock_model_name  # noqa: F401
 from leaselint.model.store_specs import Arg, ClaimSpec, ExpireSpec, LockSpec, ReadSpec, ReleaseSpec, Store, WriteSpec
 
 _KEY = Arg(0, "name")
@@ -474,6 +474,8 @@ MONGODB = Store(
         ReleaseSpec(
             "find_one_and_delete", key=Arg(0, "filter"), form="mongo", returns_value=True, lost_when="{result} is None"
         ),
+        # A holder's field emptied (`{"$set": {"owner": None}}`, `$unset`) where a claim set it.
+        ReleaseSpec("update_one", key=Arg(0, "filter"), form="mongo", lost_when="{result}.modified_count == 0"),
         # pymongo 2 and 3: `remove(spec)` answers `{"n": count, ...}`.
         ReleaseSpec("remove", key=Arg(0, "spec_or_id"), form="mongo", lost_when='{result}["n"] == 0', common_word=True),
     ),
@@ -581,7 +583,6 @@ ETCD3GW = Store(
 # (`JobLock.objects.create(name=key, ...)`), in the order a claim's key is looked for.
 ORM_MANAGER = "objects"
 ROW_KEY_FIELDS = ("name", "key", "lock_name", "job_name", "task_name", "resource", "lock_key", "lock_id")
-_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 
 
 _NOT_ROW_KEY = ("owner", "holder", "worker", "_by", "user", "until", "expire", "time", "stamp", "_at", "date", "age")
@@ -598,11 +599,6 @@ def row_key_name(name: str) -> bool:
     return lowered.startswith("lock") or lowered.endswith(("_name", "_key", "_object", "_resource"))
 
 
-def lock_model_name(name: str | None) -> bool:
-    """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases (LOCK_CLASS_WORDS)."""
-    return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))
-
-
 # Rows of a lock model through Django's ORM: `JobLock.objects.create(name=key, owner=token, ...)`,
 # raising IntegrityError on the unique name, claims; `JobLock.objects.filter(name=key).delete()` is
 # blind, with the owner in the filter checked. Only models named for a lock (LOCK_CLASS_WORDS).
@@ -614,8 +610,10 @@ DJANGO_ORM = Store(
         ClaimSpec("create", key=Arg(None, "name"), value=None, form="orm", answers_by_raising=True),
         # Its answer is `(row, created)`: created says the claim succeeded.
         ClaimSpec("get_or_create", key=Arg(None, "name"), value=None, form="orm"),
+        # `filter(pk=k, owner__isnull=True).update(owner=me)`: a holder's field set where it is empty.
+        ClaimSpec("update", key=Arg(None, "pk"), value=None, form="orm"),
     ),
-    releases=(ReleaseSpec("delete", form="orm", lost_when="{result}[0] == 0"),),
+    releases=(ReleaseSpec("delete", form="orm", lost_when="{result}[0] == 0"), ReleaseSpec("update", form="orm", lost_when="{result} == 0")),
     recognised_only=True,
     module_wide=True,
     records=True,
