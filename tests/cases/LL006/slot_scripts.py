@@ -294,4 +294,64 @@ INVALID = [
         column=18,
         message_contains="runs a script that returns nothing",
     ),
+    Invalid(
+        """\
+        import time
+
+        import redis
+
+        TAKE = "redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1]) if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end redis.call('zadd', KEYS[1], ARGV[1] + ARGV[3], ARGV[4]) return 1"
+        GIVE = "return redis.call('zrem', KEYS[1], ARGV[1])"
+
+
+        class EncoderPool:
+            def __init__(self, client: redis.Redis, prefix: str = "encoders:"):
+                self.prefix = prefix
+                self._take = client.register_script(TAKE)
+                self._give = client.register_script(GIVE)
+
+            def _slots(self, codec: str) -> str:
+                return self.prefix + codec
+
+            def acquire(self, codec: str, member: str, size: int = 2) -> bool:
+                now = int(time.time() * 1000)
+                return bool(self._take(keys=[self._slots(codec)], args=[now, size, 60000, member]))
+
+            def release(self, grant) -> None:
+                self._give(keys=[self._slots(grant.codec)], args=[grant.member])
+    """,
+        line=23,
+        column=9,
+        fixed="""\
+        import logging
+        import time
+
+        import redis
+
+        TAKE = "redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1]) if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end redis.call('zadd', KEYS[1], ARGV[1] + ARGV[3], ARGV[4]) return 1"
+        GIVE = "return redis.call('zrem', KEYS[1], ARGV[1])"
+
+
+        class EncoderPool:
+            def __init__(self, client: redis.Redis, prefix: str = "encoders:"):
+                self.prefix = prefix
+                self._take = client.register_script(TAKE)
+                self._give = client.register_script(GIVE)
+
+            def _slots(self, codec: str) -> str:
+                return self.prefix + codec
+
+            def acquire(self, codec: str, member: str, size: int = 2) -> bool:
+                now = int(time.time() * 1000)
+                return bool(self._take(keys=[self._slots(codec)], args=[now, size, 60000, member]))
+
+            def release(self, grant) -> None:
+                if not self._give(keys=[self._slots(grant.codec)], args=[grant.member]):
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        self._slots(grant.codec),
+                    )
+    """,
+        applicability=Applicability.SAFE,
+    ),
 ]
