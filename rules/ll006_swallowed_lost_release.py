@@ -17,7 +17,8 @@ class SwallowedLostRelease(Rule):
     Reports a token-checked release whose outcome is thrown away: the result
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
     statement, or of a script that gives back a semaphore's slot (`zrem`,
-    `srem`, `hdel` of the holder's member); a script that returns nothing; `except LockNotOwnedError: pass` (or `LockError`, `...`,
+    `srem`, `hdel` of the holder's member); a release script that returns
+    nothing (no fix); `except LockNotOwnedError: pass` (or `LockError`, `...`,
     `continue`) around `lock.release()`; `contextlib.suppress(LockError)`
     around a lock's block or release. A handler that only returns, or logs at
     debug level, drops the error as well; so does `except Exception: pass`
@@ -224,7 +225,7 @@ class SwallowedLostRelease(Rule):
     def check(self, context: Context) -> Iterator[Diagnostic]:
         code_of, key_text = context.model.code_of, context.model.key_text
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
-        slots = {c.receiver_shape for c in context.model.claims if c.no_fix == SLOT_CLAIM}  # clients slots are taken on
+        slots = {c.receiver_shape for c in context.model.claims if c.no_fix == SLOT_CLAIM}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or not release.spec.lost_when:
                 continue

@@ -244,10 +244,13 @@ class Origins:
         return inner
 
     def _every_binding(self, name: str, function: Scope, key_shape, depth: int) -> Origin:
-        """A name a function binds more than once, in branches (`n = 1` or `n = held + 1`): weak when
-        every value it can be given is weak, as weak as the weakest of them; unknown otherwise."""
+        """A name a function binds more than once, in branches (`n = 1` or `n = held + 1`): guessable
+        when every value it can be given is fixed or guessable and one is guessable, fixed when every
+        one is fixed; unknown otherwise, and where a value reads the name itself (`n = n + 1`)."""
         values = function.bindings.get(name, [])
         if not 1 < len(values) <= 4 or any(v is None for v in values):
+            return Origin(UNKNOWN)
+        if any(type(n) is cst.Name and n.value == name for v in values for n in nodes(v, trivia=False)):
             return Origin(UNKNOWN)
         origins = [self.origin(v, function, key_shape, depth + 1) for v in values]
         if any(o.kind not in (FIXED, GUESSABLE) for o in origins):
