@@ -219,7 +219,7 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         # A read, then a write (LL009), only in a file that names a lock ("lock" is scanned anyway)
         # and deletes (a script's release brings `ARGV`, a word scanned above).
         named_lock = named_lock or bool(path and names_lock(path))
-        if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
+        if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table) or _flag_claim(data, lower):
             return CLAIM_WORDS
         if _self_release(data, lower):
             # A lock class whose own release may answer a lost lease the caller drops (the second look asks).
@@ -249,12 +249,22 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         return MORE if _store_release(data, table) else CLAIM_WORDS
     # A release first, the rarest part (a script's brings `ARGV`, scanned above): one scan in most files.
     named_lock = named_lock or bool(path and names_lock(path))
-    if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table):
+    if (named_lock and _lock_named_claim(data, table)) or _lock_row(data, table) or _flag_claim(data, lower):
         return CLAIM_WORDS
     if _self_release(data, lower):
         return CLAIM_WORDS  # as above: a lock class's own release (the second look asks)
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
+
+
+def _flag_claim(data: bytes, lower: bytes) -> bool:
+    """A holder field set only where it is empty (a flag lease): Django's `__isnull=True` with an
+    `.update(`, an SQL `UPDATE` with `IS NULL`, MongoDB's `$set` in a text that names `None`."""
+    return (
+        (b"__isnull=True" in data and b".update(" in data)
+        or (b" is null" in lower and b"update " in lower)
+        or (b"$set" in data and b"None" in data)
+    )
 
 
 def _self_release(data: bytes, lower: bytes) -> bool:
@@ -510,7 +520,7 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         for store, spec in stores.claim_specs(method):
             if store.recognised_only and not facts.recognisable(store, call.func.value):  # type: ignore[attr-defined]
                 continue
-            if spec.form == "orm" and not _lock_row_create(call, facts.manager_class):
+            if spec.form == "orm" and not (_lock_row_create(call, facts.manager_class) or spec.method == "update"):
                 continue
             if spec.form != "call" or spec.command is not None or spec.needs_reply:
                 return True
