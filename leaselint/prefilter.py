@@ -258,12 +258,12 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
 
 
 def _flag_claim(data: bytes, lower: bytes) -> bool:
-    """A holder field set only where it is empty (a flag lease): Django's `__isnull=True` with an
-    `.update(`, an SQL `UPDATE` with `IS NULL`, MongoDB's `$set` in a text that names `None`."""
+    """A field set only where it holds its free value (a flag lease): Django's `.filter(...).update(`,
+    an SQL `UPDATE ... SET ... WHERE`, MongoDB's `$set` (the second look asks)."""
     return (
-        (b"__isnull=True" in data and b".update(" in data)
-        or (b" is null" in lower and b"update " in lower)
-        or (b"$set" in data and b"None" in data)
+        (b").update(" in data and b".filter(" in data)
+        or (b"update " in lower and b" set " in lower and b" where " in lower)
+        or b"$set" in data
     )
 
 

@@ -56,8 +56,10 @@ class Document:
     # The filter or key dict a fix adds the token to.
     dict_node: cst.Dict | None = None
     checked: bool = False
-    # A release that empties fields of the row rather than deleting it (`update(owner=None)`): those fields.
+    # A release that sets fields back to a free value rather than deleting the row (`update(owner=None)`,
+    # `update(locked=False)`): (field, code of the value); a claim's free value of its token field.
     cleared: frozenset = frozenset()
+    free: str | None = None
     # An upsert whose filter names only the key: it writes over a live holder and never fails.
     overwrites: bool = False
     # For a row of a model (Django's ORM): the model's name; the filter call a fix adds the token to.
@@ -343,24 +345,42 @@ def mongo_claim(call: cst.Call, method: str, unique_caught: bool = False) -> Doc
     )
 
 
-def _emptied(value: cst.BaseExpression) -> bool:
-    return (type(value) is cst.Name and value.value == "None") or (literal_string(value) == "")
-
-
-def _absent(value: cst.BaseExpression) -> bool:
-    """A filter's value that matches an empty field: `None`, `{"$exists": False}`."""
-    if type(value) is cst.Name:
-        return value.value == "None"
+def free_code(value: cst.BaseExpression | None) -> str | None:
+    """The value a flag field holds when free, as a code to compare: `None` (also `{"$exists":
+    False}`), `True`, `False`, a number or a string; None for anything else."""
+    kind = type(value)
+    if kind is cst.Name and value.value in ("None", "True", "False"):  # type: ignore[union-attr]
+        return value.value  # type: ignore[union-attr]
+    if kind is cst.Integer:
+        return str(value.evaluated_value)  # type: ignore[union-attr]
+    text = literal_string(value) if value is not None else None
+    if text is not None:
+        return repr(text)
     found = _fields(value)[0]
-    return set(found) == {"$exists"} and type(found["$exists"]) is cst.Name and found["$exists"].value == "False"
+    if set(found) == {"$exists"} and type(found["$exists"]) is cst.Name and found["$exists"].value == "False":  # type: ignore[union-attr]
+        return "None"
+    return None
+
+
+def _flag_field(filtered: dict, written: dict, key_field: str) -> str | None:
+    """The field a claim finds free and takes: the filter asks for a free value (`"owner": None`,
+    `locked=False`) and the write sets another."""
+    return next(
+        (
+            n
+            for n, v in filtered.items()
+            if n != key_field and n in written and not _timed(n) and free_code(v) is not None and free_code(written[n]) != free_code(v)
+        ),
+        None,
+    )
 
 
 def _mongo_flag_claim(query: cst.BaseExpression, update: cst.BaseExpression) -> Document | None:
     """`find_one_and_update({"_id": k, "owner": None}, {"$set": {"owner": me}})`: a holder's field set
-    only where it is empty, without an upsert: a claim of an existing document."""
+    only where it is free, without an upsert: a claim of an existing document."""
     fields = _fields(query)[0]
     written = _fields(_fields(update)[0].get("$set"))[0]
-    token_field = next((n for n, v in fields.items() if n != "_id" and _absent(v) and n in written and not _emptied(written[n])), None)
+    token_field = _flag_field(fields, written, "_id")
     if "_id" not in fields or token_field is None:
         return None
     return Document(
@@ -370,6 +390,7 @@ def _mongo_flag_claim(query: cst.BaseExpression, update: cst.BaseExpression) -> 
         token=written[token_field],
         has_lifetime=_has_lifetime_field(written),
         fields=written,
+        free=free_code(fields[token_field]),
     )
 
 
@@ -382,8 +403,8 @@ def mongo_release(call: cst.Call) -> Document | None:
     if call.func.attr.value == "update_one":  # type: ignore[union-attr]
         update = _fields(args[1] if len(args) > 1 else keyword(call, "update"))[0]
         cleared = frozenset(
-            [n for n, v in _fields(update.get("$set"))[0].items() if _emptied(v) and not _timed(n)]
-            + [n for n in _fields(update.get("$unset"))[0] if not _timed(n)]
+            [(n, free_code(v)) for n, v in _fields(update.get("$set"))[0].items() if free_code(v) is not None and not _timed(n)]
+            + [(n, "None") for n in _fields(update.get("$unset"))[0] if not _timed(n)]
         )
         if not cleared:
             return None
@@ -572,10 +593,14 @@ def _orm_flag_claim(call: cst.Call, model_of=None) -> Document | None:
     if found is None:
         return None
     model, fields, written = found
-    emptied = {n[: -len("__isnull")] for n, v in fields.items() if n.endswith("__isnull") and type(v) is cst.Name and v.value == "True"}
-    emptied |= {n for n, v in fields.items() if _emptied(v)}
-    token_field = next((n for n in written if n in emptied and not _emptied(written[n]) and not _timed(n)), None)
     key_field = next((n for n in ("pk", "id", *stores.ROW_KEY_FIELDS) if n in fields), None)
+    # `owner__isnull=True` asks for `owner=None`.
+    filtered = {
+        (n[: -len("__isnull")] if n.endswith("__isnull") else n): (cst.Name("None") if n.endswith("__isnull") else v)
+        for n, v in fields.items()
+        if not n.endswith("__isnull") or (type(v) is cst.Name and v.value == "True")
+    }
+    token_field = _flag_field(filtered, written, key_field or "")
     if token_field is None or key_field is None:
         return None
     return Document(
@@ -586,6 +611,7 @@ def _orm_flag_claim(call: cst.Call, model_of=None) -> Document | None:
         has_lifetime=_has_lifetime_field(written),
         fields={key_field: fields[key_field], **written},
         model=model,
+        free=free_code(filtered[token_field]),
     )
 
 
@@ -598,7 +624,7 @@ def orm_release(call: cst.Call, model_of=None, row_of=None) -> Document | None:
     if isinstance(func, cst.Attribute) and func.attr.value == "update":
         # `filter(pk=k[, owner=me]).update(owner=None)`: the holder's field emptied.
         found = _orm_filtered(call, model_of)
-        cleared = frozenset(n for n, v in found[2].items() if _emptied(v) and not _timed(n)) if found is not None else ()
+        cleared = frozenset((n, free_code(v)) for n, v in found[2].items() if free_code(v) is not None and not _timed(n)) if found else ()
         key_field = next((n for n in ("pk", "id", *stores.ROW_KEY_FIELDS) if n in found[1]), None) if cleared else None
         if not cleared or key_field is None:
             return None

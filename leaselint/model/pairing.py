@@ -100,8 +100,9 @@ def pair(
         ):
             lease.releases.append(release)
     for lease in leases.values():
-        # A release that empties fields (`update(owner=None)`) ends the lease only if one is its token.
-        tokens = {c.document.token_field for c in lease.claims if c.document is not None}
+        # A release that frees fields (`update(owner=None)`) ends the lease only if it sets the claim's
+        # token field back to the value the claim found free.
+        tokens = {(c.document.token_field, c.document.free) for c in lease.claims if c.document is not None}
         lease.releases = [r for r in lease.releases if r.document is None or not r.document.cleared or r.document.cleared & tokens]
     paired = [lease for lease in leases.values() if lease.releases]
     writes_of, expiries_of = _Nearby(writes), _Nearby(expiries)
@@ -444,6 +445,7 @@ def _used_as_claim(claim: Claim) -> bool:
         bool(claim.caught & set(claim.store.duplicate_errors))
         or (not claim.spec.answers_by_raising and not _unanswered(claim))
         or (document is not None and (document.has_lifetime or document.token_field in documents.TOKEN_FIELDS))
+        or (document is not None and document.free is not None)  # an update where a field is free
         or _names_a_lock(claim.key_shape)
         or _names_a_lock(claim.receiver_shape)
     )

@@ -647,7 +647,7 @@ class ReleasesMixin:
             elif call is not site.call:
                 common["no_fix"] = SPREAD
             if document.cleared and not common.get("no_fix"):  # type: ignore[union-attr]
-                common["no_fix"] = "the release empties the holder's field rather than deleting the row"
+                common["no_fix"] = "the release sets the holder's field back to free rather than deleting the row"
             found_releases.append(
                 Release(
                     **common,

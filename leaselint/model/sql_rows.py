@@ -204,51 +204,70 @@ def _update_parts(text: str, params: cst.BaseExpression | None):
     return found["table"], assigned, set_nodes, where, compared
 
 
+_SQL_LITERAL = re.compile(r"NULL|TRUE|FALSE|-?\d+|'[^']*'", re.IGNORECASE)
+
+
+def _sql_free(where: str, column: str) -> str | None:
+    """The value the WHERE asks `column` to hold when free: `IS NULL`, `= 0`, `= FALSE`, `= 'free'`."""
+    if re.search(rf"\b{column}\s+IS\s+NULL\b", where, re.IGNORECASE):
+        return "NULL"
+    found = re.search(rf"\b{column}\s*=\s*(NULL|TRUE|FALSE|-?\d+|'[^']*')(?![\w.])", where, re.IGNORECASE)
+    return found.group(1).upper() if found else None
+
+
 def _update_claim(text: str, params: cst.BaseExpression | None) -> Document | None:
-    """`UPDATE jobs SET owner = %s WHERE id = %s AND owner IS NULL`: a holder's column set only where
-    it is empty, a conditional create of the row's claim."""
+    """`UPDATE jobs SET owner = %s WHERE id = %s AND owner IS NULL` (or `SET locked = 1 ... AND locked
+    = 0`): a holder's column set only where it is free, a conditional create of the row's claim."""
     parts = _update_parts(text, params)
     if parts is None:
         return None
     table, assigned, set_nodes, where, compared = parts
-    # The holder's column: one set to an argument where the WHERE asks it to be empty.
+    # The holder's column: one the WHERE asks to be free, set to an argument or another value.
     token_column = next(
-        (c for c in set_nodes if set_nodes[c] is not None and re.search(rf"\b{c}\s+IS\s+NULL\b", where, re.IGNORECASE)), None
+        (
+            c
+            for c, v in assigned.items()
+            if not _sql_timed(c) and _sql_free(where, c) is not None and (set_nodes.get(c) is not None or (
+                _SQL_LITERAL.fullmatch(v) is not None and v.upper() != _sql_free(where, c)))
+        ),
+        None,
     )
-    if token_column is None or _sql_timed(token_column):
-        return None
     key_column = next((c for c in compared if c != token_column and not _sql_timed(c)), None)
-    if key_column is None:
+    if token_column is None or key_column is None:
         return None
+    token = set_nodes.get(token_column)
     return Document(
         key_field=key_column,
         key=compared[key_column],
         token_field=token_column,
-        token=set_nodes[token_column],
+        token=token,
         has_lifetime=any(_sql_timed(c) for c in assigned),
-        fields={key_column: compared[key_column], token_column: set_nodes[token_column]},
+        fields={key_column: compared[key_column], **({token_column: token} if token is not None else {})},
         model=f"table {table}",
+        free=_sql_free(where, token_column),
     )
 
 
 def _update_release(text: str, params: cst.BaseExpression | None) -> Document | None:
-    """`UPDATE jobs SET owner = NULL WHERE id = %s [AND owner = %s]`: the holder's column emptied,
-    checked when the WHERE compares it too."""
+    """`UPDATE jobs SET owner = NULL WHERE id = %s [AND owner = %s]` (or `SET locked = 0`): a column
+    set back to a free value, checked when the WHERE compares a holder's column too."""
     parts = _update_parts(text, params)
     if parts is None:
         return None
-    table, assigned, _, _, compared = parts
-    token_column = next((c for c, v in assigned.items() if v.upper() == "NULL" and not _sql_timed(c)), None)
-    key_column = next((c for c in compared if c != token_column and not _sql_timed(c) and c not in assigned), None)
-    if token_column is None or key_column is None:
+    table, assigned, _, where, compared = parts
+    if any(_sql_free(where, c) not in (None, v.upper()) for c, v in assigned.items()):
+        return None  # it takes a free column: a claim
+    cleared = frozenset((c, v.upper()) for c, v in assigned.items() if _SQL_LITERAL.fullmatch(v) and not _sql_timed(c))
+    key_column = next((c for c in compared if not _sql_timed(c) and c not in assigned), None)
+    if not cleared or key_column is None:
         return None
     return Document(
         key_field=key_column,
         key=compared[key_column],
         fields=compared,
         model=f"table {table}",
-        checked=token_column in compared,
-        cleared=frozenset({token_column}),
+        checked=any(c != key_column and not _sql_timed(c) for c in compared),
+        cleared=cleared,
     )
 
 

@@ -1,6 +1,7 @@
-"""LL001 cases: a row or document claimed by setting its holder field where it is empty (Django's
-`filter(pk=k, owner__isnull=True).update(owner=me)`, MongoDB's `{"owner": None}` filter with a
-`$set`), given back by emptying the field with no holder in the filter."""
+"""LL001 cases: a row or document claimed by setting a field where it holds its free value (Django's
+`filter(pk=k, owner__isnull=True).update(owner=me)` or `filter(pk=k, locked=False).update(locked=True)`,
+MongoDB's `{"owner": None}` filter with a `$set`), given back by setting the field free again with no
+holder in the filter."""
 
 from leaselint.rule import Invalid, Valid
 
@@ -53,6 +54,19 @@ VALID = [
                     raise JobLost(job_id)
     """
     ),
+    Valid(
+        """\
+        # no rule reports this: the row moves on to a state that frees nobody's claim
+        from jobs.models import Export
+
+
+        def run_export(export_id):
+            if not Export.objects.filter(pk=export_id, state="queued").update(state="running"):
+                return
+            write_files(export_id)
+            Export.objects.filter(pk=export_id).update(state="done")
+    """
+    ),
 ]
 
 INVALID = [
@@ -79,7 +93,7 @@ INVALID = [
     """,
         line=18,
         column=9,
-        message_contains="empties the holder's field",
+        message_contains="sets the holder's field back to free",
     ),
     Invalid(
         """\
@@ -103,6 +117,32 @@ INVALID = [
     """,
         line=17,
         column=9,
-        message_contains="empties the holder's field",
+        message_contains="sets the holder's field back to free",
+    ),
+    Invalid(
+        """\
+        from django.db import models
+
+
+        class Survey(models.Model):
+            title = models.CharField(max_length=200)
+            editing = models.BooleanField(default=False)
+
+
+        class SurveyEdit:
+            def __init__(self, survey_id):
+                self.survey_id = survey_id
+
+            def __enter__(self):
+                if not Survey.objects.filter(id=self.survey_id, editing=False).update(editing=True):
+                    raise SurveyBusy(self.survey_id)
+                return self
+
+            def __exit__(self, *exc):
+                Survey.objects.filter(id=self.survey_id).update(editing=False)
+    """,
+        line=19,
+        column=9,
+        message_contains="sets the holder's field back to free",
     ),
 ]

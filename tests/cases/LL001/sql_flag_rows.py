@@ -1,5 +1,6 @@
-"""LL001 cases: a row claimed by setting its holder column where it is empty (`UPDATE ... SET
-owner = %s WHERE id = %s AND owner IS NULL`), and given back by emptying that column."""
+"""LL001 cases: a row claimed by setting a column where it holds its free value (`UPDATE ... SET
+owner = %s WHERE id = %s AND owner IS NULL`, `SET busy = 1 ... AND busy = 0`), and given back by
+setting it free again."""
 
 from leaselint.rule import Invalid, Valid
 
@@ -75,5 +76,24 @@ INVALID = [
         line=21,
         column=13,
         message_contains="no automatic fix",
+    ),
+    Invalid(
+        """\
+        import sqlite3
+
+        db = sqlite3.connect("reports.db")
+
+
+        def rebuild(report_id):
+            cur = db.execute("UPDATE reports SET rebuilding = 1 WHERE id = ? AND rebuilding = 0", (report_id,))
+            if cur.rowcount != 1:
+                return
+            try:
+                render(report_id)
+            finally:
+                db.execute("UPDATE reports SET rebuilding = 0 WHERE id = ?", (report_id,))
+    """,
+        line=13,
+        column=9,
     ),
 ]
