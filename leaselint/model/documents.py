@@ -362,6 +362,11 @@ def free_code(value: cst.BaseExpression | None) -> str | None:
     return None
 
 
+# The values a free flag field holds: empty or false. A claim finds one and sets another; a release
+# sets one back (`{"status": 0}` -> `{"status": 1}` claims, `{"status": 1}` -> `{"status": 0}` releases).
+FREE = frozenset({"None", "False", "0", "''"})
+
+
 def _flag_field(filtered: dict, written: dict, key_field: str) -> str | None:
     """The field a claim finds free and takes: the filter asks for a free value (`"owner": None`,
     `locked=False`) and the write sets another."""
@@ -369,7 +374,7 @@ def _flag_field(filtered: dict, written: dict, key_field: str) -> str | None:
         (
             n
             for n, v in filtered.items()
-            if n != key_field and n in written and not _timed(n) and free_code(v) is not None and free_code(written[n]) != free_code(v)
+            if n != key_field and n in written and not _timed(n) and free_code(v) in FREE and free_code(written[n]) != free_code(v)
         ),
         None,
     )
@@ -400,10 +405,12 @@ def mongo_release(call: cst.Call) -> Document | None:
     args = [a.value for a in call.args if a.keyword is None]
     node = args[0] if args else keyword(call, "filter")
     cleared = frozenset()
-    if call.func.attr.value == "update_one":  # type: ignore[union-attr]
+    if call.func.attr.value in ("update_one", "find_one_and_update"):  # type: ignore[union-attr]
         update = _fields(args[1] if len(args) > 1 else keyword(call, "update"))[0]
+        if _flag_field(_fields(node)[0], _fields(update.get("$set"))[0], "_id") is not None:
+            return None  # it takes a free field: a claim
         cleared = frozenset(
-            [(n, free_code(v)) for n, v in _fields(update.get("$set"))[0].items() if free_code(v) is not None and not _timed(n)]
+            [(n, free_code(v)) for n, v in _fields(update.get("$set"))[0].items() if free_code(v) in FREE and not _timed(n)]
             + [(n, "None") for n in _fields(update.get("$unset"))[0] if not _timed(n)]
         )
         if not cleared:
@@ -624,7 +631,7 @@ def orm_release(call: cst.Call, model_of=None, row_of=None) -> Document | None:
     if isinstance(func, cst.Attribute) and func.attr.value == "update":
         # `filter(pk=k[, owner=me]).update(owner=None)`: the holder's field emptied.
         found = _orm_filtered(call, model_of)
-        cleared = frozenset((n, free_code(v)) for n, v in found[2].items() if free_code(v) is not None and not _timed(n)) if found else ()
+        cleared = frozenset((n, free_code(v)) for n, v in found[2].items() if free_code(v) in FREE and not _timed(n)) if found else ()
         key_field = next((n for n in ("pk", "id", *stores.ROW_KEY_FIELDS) if n in found[1]), None) if cleared else None
         if not cleared or key_field is None:
             return None

@@ -211,7 +211,7 @@ def _sql_free(where: str, column: str) -> str | None:
     """The value the WHERE asks `column` to hold when free: `IS NULL`, `= 0`, `= FALSE`, `= 'free'`."""
     if re.search(rf"\b{column}\s+IS\s+NULL\b", where, re.IGNORECASE):
         return "NULL"
-    found = re.search(rf"\b{column}\s*=\s*(NULL|TRUE|FALSE|-?\d+|'[^']*')(?![\w.])", where, re.IGNORECASE)
+    found = re.search(rf"\b{column}\s*=\s*(FALSE|0|'')(?![\w.])", where, re.IGNORECASE)
     return found.group(1).upper() if found else None
 
 
@@ -257,7 +257,7 @@ def _update_release(text: str, params: cst.BaseExpression | None) -> Document | 
     table, assigned, _, where, compared = parts
     if any(_sql_free(where, c) not in (None, v.upper()) for c, v in assigned.items()):
         return None  # it takes a free column: a claim
-    cleared = frozenset((c, v.upper()) for c, v in assigned.items() if _SQL_LITERAL.fullmatch(v) and not _sql_timed(c))
+    cleared = frozenset((c, v.upper()) for c, v in assigned.items() if v.upper() in ("NULL", "FALSE", "0", "''") and not _sql_timed(c))
     key_column = next((c for c in compared if not _sql_timed(c) and c not in assigned), None)
     if not cleared or key_column is None:
         return None

@@ -476,6 +476,7 @@ MONGODB = Store(
         ),
         # A holder's field emptied (`{"$set": {"owner": None}}`, `$unset`) where a claim set it.
         ReleaseSpec("update_one", key=Arg(0, "filter"), form="mongo", lost_when="{result}.modified_count == 0"),
+        ReleaseSpec("find_one_and_update", key=Arg(0, "filter"), form="mongo", lost_when="{result} is None"),
         # pymongo 2 and 3: `remove(spec)` answers `{"n": count, ...}`.
         ReleaseSpec("remove", key=Arg(0, "spec_or_id"), form="mongo", lost_when='{result}["n"] == 0', common_word=True),
     ),

@@ -38,13 +38,19 @@ CALLS: dict[str, tuple[str, str]] = {
     "datetime.datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
     "datetime.now": (GUESSABLE, "datetime.now()"),
     "datetime.utcnow": (GUESSABLE, "datetime.utcnow()"),
+    "datetime.datetime.today": (GUESSABLE, "datetime.today()"),
+    "time.ctime": (GUESSABLE, "time.ctime()"),
+    "time.strftime": (GUESSABLE, "time.strftime()"),
+    "django.utils.timezone.now": (GUESSABLE, "timezone.now()"),
     "uuid.uuid1": (GUESSABLE, "uuid1 (the host and the time)"),
     "itertools.count": (GUESSABLE, "a counter"),
     # `f"{key}-{id(self)}"`: one value per object, and the same address recurs across processes.
     "id": (FIXED, "an object's `id()`"),
 }
 # What a reading of the clock is called: it stays guessable when a number is added to it.
-CLOCKS = frozenset(reason for name, (kind, reason) in CALLS.items() if name.startswith(("time.", "datetime.")))
+CLOCKS = frozenset(
+    reason for name, (kind, reason) in CALLS.items() if name.startswith(("time.", "datetime.", "django.utils.timezone."))
+)
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide)
 
 # Every call of these modules: (kind, what the message calls it).
@@ -63,6 +69,8 @@ PASS_THROUGH = {
     "str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next",
     # Wrappings of a number: `int(time.time())`, `round(time.time() * 1000)`.
     "int", "float", "round", "repr",
+    # A time written out: `now.strftime("%c")`, `now.isoformat()`.
+    "strftime", "isoformat", "timestamp",
 }
 
 # Calls that write their first argument out as text or bytes: the value is as good as that argument.
