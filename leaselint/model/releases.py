@@ -275,6 +275,28 @@ class ReleasesMixin:
                 check = self._check_of(read)
                 if check is not None:
                     return check
+        return self._helper_check(release, reads)
+
+    def _helper_check(self, release: Release, reads: dict) -> Check | None:
+        """`if self.is_leader(): r.delete(key)` where the class's `is_leader()` returns the compare of
+        a read of the same key with a token: the client-side check is made by another method."""
+        cls = release.scope.cls
+        if cls is None:
+            return None
+        for node in nodes(release.scope.node, trivia=False):
+            if type(node) is not cst.If or not contains(node.body, release.call):
+                continue
+            test = node.test
+            if type(test) is not cst.Call or type(test.func) is not cst.Attribute or test.args:
+                continue
+            method = cls.methods.get(test.func.attr.value)
+            if method is None or not self.resolver.is_self(test.func.value, release.scope):
+                continue
+            for read in reads.get((id(method), release.receiver_shape, release.key_shape), ()):
+                check = self._check_of(read)
+                if check is not None and check.token is not None:
+                    release.no_fix = release.no_fix or f"the holder is compared by another method, `{test.func.attr.value}()`"
+                    return Check(read, check.comparison, check.token, node)
         return None
 
     def _check_of(self, read) -> Check | None:
