@@ -1041,3 +1041,60 @@ def test_composition_stops_after_its_rounds(tmp_path, monkeypatch):
     found = findings(tmp_path, tree(tmp_path, WRAPPER_OF_WRAPPER))
     # One round reads the store's helpers alone: the layers above them stay unknown.
     assert codes(found) == {}
+
+
+IMPORTED_SCRIPT = {
+    "app/__init__.py": "",
+    "app/scripts.py": """\
+        # The release, compare-and-delete in one step.
+        GIVE_BACK = '''
+        if redis.call('get', KEYS[1]) == ARGV[1] then
+          return redis.call('del', KEYS[1])
+        end
+        return 0
+        '''
+        NOT_A_SCRIPT = "job:{name}"
+    """,
+    "app/jobs.py": """\
+        import uuid
+
+        import redis
+
+        from app.scripts import GIVE_BACK
+
+
+        class Export:
+            def __init__(self, conn: redis.Redis, name: str):
+                self.conn = conn
+                self.key = f"export:{name}"
+                self.token = None
+                self._give_back = conn.register_script(GIVE_BACK)
+
+            def start(self) -> bool:
+                token = uuid.uuid4().hex
+                if self.conn.set(self.key, token, nx=True, ex=60):
+                    self.token = token
+                    return True
+                return False
+
+            def finish(self) -> None:
+                self._give_back(keys=[self.key], args=[self.token])
+    """,
+}
+
+
+def test_a_script_imported_from_another_module_is_read_from_there(tmp_path):
+    paths = tree(tmp_path, IMPORTED_SCRIPT)
+    cold = findings(tmp_path, paths)
+    assert codes(cold) == {"app/jobs.py": [("LL006", 23, 9)]}
+    folder = tmp_path / "cache"
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert findings(tmp_path, jobs, explicit=jobs) == {"app/jobs.py": cold["app/jobs.py"]}
+
+
+def test_a_script_name_of_no_module_of_the_project_is_no_release(tmp_path):
+    files = dict(IMPORTED_SCRIPT)
+    del files["app/scripts.py"]
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}

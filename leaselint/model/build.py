@@ -165,6 +165,10 @@ LOCAL_ROUNDS = 2
 LOCAL_MODULE = "__module__"
 
 
+# Calls whose first argument is a Lua script's text: an imported name there is looked for in its module.
+SCRIPT_TAKERS = frozenset({"register_script", "eval", "evalsha", "script_load"})
+
+
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
@@ -280,6 +284,14 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         import_levels=walker.import_levels,
         assigned=walker.assigned,
         called_imports={site.call.func.value for site in walker.imported_sites},  # type: ignore[union-attr]
+        script_imports={
+            site.call.args[0].value.value  # type: ignore[union-attr]
+            for site in walker.calls
+            if site.call.func.attr.value in SCRIPT_TAKERS  # type: ignore[union-attr]
+            and site.call.args
+            and type(site.call.args[0].value) is cst.Name
+            and site.call.args[0].value.value in walker.imports  # type: ignore[union-attr]
+        },
         called_attributes={
             (site.call.func.value.value, site.call.func.attr.value)  # type: ignore[union-attr]
             for site in walker.calls

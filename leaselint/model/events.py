@@ -254,6 +254,8 @@ class LeaseModel:
     assigned: dict = field(default_factory=dict)
     # Imported names called (`release_lock(k)`), and (imported name, attribute) called (`locks.release(k)`).
     called_imports: set = field(default_factory=set)
+    # Imported names handed to a script call as its text (`register_script(UNLOCK)`, `UNLOCK` imported).
+    script_imports: set = field(default_factory=set)
     called_attributes: set = field(default_factory=set)
     # Distinctive method names called on objects of no known class (`storage.put_if_empty(...)`).
     called_methods: set = field(default_factory=set)

@@ -706,7 +706,7 @@ class ReleasesMixin:
             return self._string_value(node.args[0].value, scope)  # `sha = r.script_load(LUA)`
         if isinstance(node, cst.Name):
             found = self.resolver.single_value(node.value, scope)
-            return self._string_value(found[0], found[1]) if found else None
+            return self._string_value(found[0], found[1]) if found else self._imported_script(node.value)
         if isinstance(node, cst.Attribute) and (
             self.resolver.is_self(node.value, scope) or self._names_the_class(node.value, scope)
         ):
@@ -715,6 +715,17 @@ class ReleasesMixin:
                 return self._string_value(values[0][0], values[0][1])
         text = literal_string(node)
         return lua_plain(text) if text is not None else None
+
+    def _imported_script(self, name: str) -> str | None:
+        """The text of a script another module of the project holds (`from .scripts import UNLOCK`)."""
+        dotted = self.walker.imports.get(name)
+        if self.project is None or dotted is None:
+            return None
+        from leaselint.project import absolute
+
+        entry = self.project[2].get(absolute(self.walker.import_levels.get(name, 0), dotted, self.project[0], self.project[1]))
+        effects = entry[0][3] if entry is not None else ()
+        return lua_plain(effects[0][2]) if effects and effects[0][0] == "script" else None
 
     def _names_the_class(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """The method's own class: its name, or `cls = self.__class__` (`type(self)`)."""

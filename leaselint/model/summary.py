@@ -366,6 +366,7 @@ def exports(model, local: bool = False) -> tuple:
             found.append((name, positional, keyword, tuple(effects)))
     if local:
         return tuple(found)
+    found.extend(_script_constants(model))
     top = {statement.name.value for statement in model.module.body if type(statement) is cst.ClassDef}
     exported = {entry[0] for entry in found}
     for name, (kind, line) in sorted(model.lock_answers.items()):
@@ -373,6 +374,23 @@ def exports(model, local: bool = False) -> tuple:
         if name.split(".")[0] in top and name not in exported:
             found.append((name, (), (), ((kind, None, "", None, None, True, True, None, line),)))
     return tuple(found)
+
+
+def _script_constants(model) -> list:
+    """Module-level Lua scripts (`UNLOCK = "...redis.call(..."`), as entries whose one effect holds the
+    text: a module that imports one and registers it reads it from there."""
+    found = []
+    for statement in model.module.body:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
+            continue
+        assign = statement.body[0]
+        if type(assign) is not cst.Assign or len(assign.targets) != 1 or type(assign.targets[0].target) is not cst.Name:
+            continue
+        text = literal_string(assign.value)
+        name = assign.targets[0].target.value
+        if text is not None and "redis.call" in text.lower() and model.resolver.module_scope.bindings.get(name, [None])[1:] == []:
+            found.append((name, (), (), (("script", None, text, None, None, True, False, None, 0),)))
+    return found
 
 
 # Calls that encode a value as it is stored: the stored value is as fixed or as fresh as theirs.
@@ -420,7 +438,7 @@ def wants(model) -> tuple:
     found: set = set()
     levels = model.import_levels
     for name, dotted in model.imports.items():
-        if name in model.called_imports:
+        if name in model.called_imports or name in model.script_imports:
             found.add((levels.get(name, 0), dotted))
     for name, attribute in model.called_attributes:
         dotted = model.imports.get(name)
