@@ -103,7 +103,7 @@ def compares_argument(script: str) -> bool:
 # KEYS[i] (`zadd KEYS[i] score ARGV[n]`, `sadd`, `hset KEYS[i] ARGV[n] v`, `rpush`), and removed by
 # `zrem`/`srem`/`hdel`/`lrem` of the same member.
 _MEMBER_WRITES = (
-    re.compile(r"""call\(\s*['"]zadd['"]\s*,\s*KEYS\[(\d+)\]\s*,[^\n]*,\s*ARGV\[(\d+)\]\s*\)""", re.IGNORECASE),
+    re.compile(r"""call\(\s*['"]zadd['"]\s*,\s*KEYS\[(\d+)\]\s*,[^\n]*?,\s*ARGV\[(\d+)\]\s*\)""", re.IGNORECASE),
     re.compile(r"""call\(\s*['"](?:sadd|lpush|rpush)['"]\s*,\s*KEYS\[(\d+)\]\s*,\s*ARGV\[(\d+)\]\s*\)""", re.IGNORECASE),
     re.compile(r"""call\(\s*['"]hset(?:nx)?['"]\s*,\s*KEYS\[(\d+)\]\s*,\s*ARGV\[(\d+)\]\s*,""", re.IGNORECASE),
 )
@@ -139,6 +139,10 @@ def lua_member_claim(script: str) -> tuple[int, int, bool] | None:
     test = _SLOT_TEST.search(script)
     if test is None or test.start() > where:
         return None
+    if re.search(rf"""call\(\s*['"][lr]push['"]\s*,\s*KEYS\[{index}\]""", script, re.IGNORECASE) and re.search(
+        rf"""call\(\s*['"]llen['"]\s*,\s*KEYS\[{index}\]""", script, re.IGNORECASE
+    ):
+        return None  # a list capped by its own length is a bounded queue: its items are payloads
     lifetime = re.search(
         rf"""call\(\s*['"](?:p?expire(?:at)?|zremrangebyscore)['"]\s*,\s*KEYS\[{index}\]""", script, re.IGNORECASE
     )
@@ -149,11 +153,11 @@ def lua_member_release(script: str) -> tuple[int, int] | None:
     """(i, n) when the script removes the member ARGV[n] of KEYS[i] (`zrem`, `srem`, `hdel`, `lrem`)
     and deletes no whole key of its own."""
     match = _MEMBER_REMOVE.search(script)
-    if match is None:
+    if match is None or re.search(r"""call\(\s*['"](?:del|unlink)['"]""", script, re.IGNORECASE):
         return None
     return int(match.group(2)), int(match.group(3))
 
 
 def lua_answers(script: str) -> bool:
     """The script returns something: a caller can read from its answer whether it did its work."""
-    return re.search(r"\breturn\b", script) is not None
+    return re.search(r"\breturn\s+(?!nil\b|end\b)[^\s;]", script) is not None

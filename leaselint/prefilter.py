@@ -262,7 +262,7 @@ def _flag_claim(data: bytes, lower: bytes) -> bool:
     an SQL `UPDATE ... SET ... WHERE`, MongoDB's `$set` (the second look asks)."""
     return (
         (b").update(" in data and b".filter(" in data)
-        or (b"update " in lower and b" set " in lower and b" where " in lower)
+        or (b"update" in lower and b"set" in lower and b"where" in lower and b"execute" in lower)
         or b"$set" in data
     )
 

@@ -5,7 +5,8 @@ from typing import Iterator
 import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
-from leaselint.model.call_parts import SILENT_SCRIPT, SLOT_CLAIM
+from leaselint.model.call_parts import SILENT_SCRIPT
+from leaselint.model.pairing import slot_taken
 from leaselint.model.traverse import nodes
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
@@ -225,7 +226,6 @@ class SwallowedLostRelease(Rule):
     def check(self, context: Context) -> Iterator[Diagnostic]:
         code_of, key_text = context.model.code_of, context.model.key_text
         leased = {id(release) for lease in context.model.leases for release in lease.releases}
-        slots = {c.receiver_shape for c in context.model.claims if c.no_fix == SLOT_CLAIM}
         for release in context.model.releases:
             if not release.checked or release.in_pipeline or not release.spec.lost_when:
                 continue
@@ -234,7 +234,7 @@ class SwallowedLostRelease(Rule):
                 continue
             # The project's own checked release (`release_lock(...)` of another module) hands its
             # answer back to be used; a test that calls it is no lease.
-            evident = not release.scope.is_test if release.via is not None else release.spec.self_evident and (not release.slot or release.receiver_shape in slots)
+            evident = not release.scope.is_test if release.via is not None else release.spec.self_evident and (not release.slot or slot_taken(release, context.model.claims))
             if not (evident or id(release) in leased):
                 continue
             if release.after_failed_claim is not None:

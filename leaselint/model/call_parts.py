@@ -251,6 +251,8 @@ def script_operands(
 ) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
     """(KEYS[key_index], ARGV[arg_index]) of a script's call: `eval(LUA, 2, k1, k2, a1)`, or the
     lists of `eval(LUA, keys=[k1, k2], args=[a1])` and of a script object's `s(keys=[...], args=[...])`."""
+    if key_index < 1 or arg_index < 1:
+        return None, None
     if key_in_list:
         keys = get_arg(call, key_at)
         arguments = get_arg(call, args_at) if args_at is not None else None

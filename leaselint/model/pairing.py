@@ -8,7 +8,7 @@ from itertools import chain
 import libcst as cst
 
 from leaselint.model import documents, stores
-from leaselint.model.call_parts import _code
+from leaselint.model.call_parts import SLOT_CLAIM, _code
 from leaselint.model.events import Claim, Expire, Lease, Release, Write
 from leaselint.model.keys import extends, free_names
 from leaselint.model.scope import contains, Scope
@@ -101,9 +101,16 @@ def pair(
             lease.releases.append(release)
     for lease in leases.values():
         # A release that frees fields (`update(owner=None)`) ends the lease only if it sets the claim's
-        # token field back to the value the claim found free.
+        # token field back to the value the claim found free, and not as the other way of one setter
+        # (`if on: ...update(flag=True) else: ...update(flag=False)`).
         tokens = {(c.document.token_field, c.document.free) for c in lease.claims if c.document is not None}
-        lease.releases = [r for r in lease.releases if r.document is None or not r.document.cleared or r.document.cleared & tokens]
+        lease.releases = [
+            r
+            for r in lease.releases
+            if r.document is None
+            or not r.document.cleared
+            or (r.document.cleared & tokens and r.after_failed_claim is None and not any(_other_branch(c, r) for c in lease.claims))
+        ]
     paired = [lease for lease in leases.values() if lease.releases]
     writes_of, expiries_of = _Nearby(writes), _Nearby(expiries)
     for lease in paired:
@@ -246,6 +253,29 @@ def _check_document_conditions(lease: Lease) -> None:
         release.checked = any(_compares(expression, names, field) for field in tokens)
 
 
+def slot_taken(release: Release, claims: list) -> bool:
+    """A member removal (`zrem(KEYS[1], ARGV[1])`) gives back a slot its client takes in the module:
+    of the same key, or of a key written out nowhere (`self._key(lease.name)`), not of another
+    literal key (`srem("videos:known", v)` beside slots of `"transcoders"`)."""
+    literal = release.key_shape[:1] == ("str",) and all(type(p) is str for p in release.key_shape[1])
+    return any(
+        c.no_fix == SLOT_CLAIM and c.receiver_shape == release.receiver_shape and (c.key_shape == release.key_shape or not literal)
+        for c in claims
+    )
+
+
+def _other_branch(claim: Claim, release: Release) -> bool:
+    """The claim and the release stand in two branches of one `if` of one function."""
+    if claim.scope is not release.scope:
+        return False
+    for node in nodes(claim.scope.node, trivia=False):
+        if type(node) is cst.If and node.orelse is not None:
+            a, b = contains(node.body, claim.call), contains(node.orelse, claim.call)
+            if (a and contains(node.orelse, release.call)) or (b and contains(node.body, release.call)):
+                return True
+    return False
+
+
 def _token_by_release(lease: Lease) -> None:
     """A claimed document with no field named for a token (`{"_id": k, "host": h, "uuid": u}`): its
     token is the field the lease's release filters on (`{"_id": k, "uuid": u}`)."""
@@ -253,8 +283,9 @@ def _token_by_release(lease: Lease) -> None:
         name
         for release in lease.releases
         if release.document is not None and release.spec.form in ("mongo", "orm", "sql")
-        for name in release.document.fields
+        for name, value in release.document.fields.items()
         if name != release.document.key_field and not name.startswith("$") and not documents._timed(name)
+        and documents.free_code(value) is None  # a holder's value, not a state (`"state": "running"`)
     ]
     for claim in lease.claims:
         document = claim.document

@@ -63,7 +63,7 @@ _SQL_UPDATE = re.compile(
 )
 # `name = %s`, `name=?`, `name = :name`, `name = %(name)s`, `name = $1`
 _SQL_EQUALS = re.compile(r"(?:\w+\.)?(?P<column>\w+)\s*(?P<op>=|<=|>=|<|>)\s*(?P<value>%s|\?|:\w+|%\(\w+\)s|\$\d+)", re.IGNORECASE)
-_SQL_PLACEHOLDER = re.compile(r"%s|\?|:\w+|%\(\w+\)s|\$\d+")
+_SQL_PLACEHOLDER = re.compile(r"%s|\?|(?<![:\w]):\w+|%\(\w+\)s|\$\d+")
 # Columns that hold the holder's token, and words that say a table holds locks.
 _SQL_TOKEN_WORDS = ("owner", "holder", "worker", "locked_by", "token", "lease", "principal", "node")
 SQL_LOCK_WORDS = ("lock", "lease", "mutex", "semaphore", "leader")
@@ -176,7 +176,7 @@ def sql_release(text: str, params: cst.BaseExpression | None) -> Document | None
     )
 
 
-_SQL_SET = re.compile(r"(?:\w+\.)?(?P<column>\w+)\s*=\s*(?P<value>%s|\?|:\w+|%\(\w+\)s|\$\d+|NULL|now\(\)|[^,]+)", re.IGNORECASE)
+_SQL_SET = re.compile(r"(?:\w+\.)?(?P<column>\w+)\s*=\s*(?P<value>.+)", re.IGNORECASE | re.DOTALL)
 
 
 def _update_parts(text: str, params: cst.BaseExpression | None):
@@ -188,7 +188,7 @@ def _update_parts(text: str, params: cst.BaseExpression | None):
     where = re.split(r"\bRETURNING\b", found["where"], flags=re.IGNORECASE)[0]
     if re.search(r"\bOR\b", where, re.IGNORECASE):
         return None
-    assigned = {m["column"]: m["value"].strip() for m in (_SQL_SET.match(p) for p in _split_top(found["set"])) if m}
+    assigned = {m["column"]: m["value"].strip() for m in (_SQL_SET.fullmatch(p.strip()) for p in _split_top(found["set"])) if m}
     placeholders = [m.group(0) for m in _SQL_PLACEHOLDER.finditer(found["set"] + " WHERE " + where)]
     values = iter(_placeholder_values(placeholders, params))
     set_nodes = {}

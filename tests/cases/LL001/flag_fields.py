@@ -56,6 +56,28 @@ VALID = [
     ),
     Valid(
         """\
+        # no rule reports this: one setter of a flag, each way in its own branch, is no lease
+        from django.db import models
+
+
+        class Banner(models.Model):
+            shown = models.BooleanField(default=False)
+
+
+        def show(pk, on):
+            if on:
+                Banner.objects.filter(pk=pk, shown=False).update(shown=True)
+            else:
+                Banner.objects.filter(pk=pk).update(shown=False)
+
+
+        def flip(pk):
+            if not Banner.objects.filter(pk=pk, shown=False).update(shown=True):
+                Banner.objects.filter(pk=pk).update(shown=False)
+    """
+    ),
+    Valid(
+        """\
         # no rule reports this: the row moves on to a state that frees nobody's claim
         from jobs.models import Export
 

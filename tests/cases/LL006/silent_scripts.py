@@ -61,4 +61,33 @@ INVALID = [
         column=9,
         message_contains="runs a script that returns nothing",
     ),
+    Invalid(
+        """\
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+        # Leaves early when the key is another's, and answers nothing either way.
+        DROP = '''
+        if redis.call('get', KEYS[1]) ~= ARGV[1] then
+          return
+        end
+        redis.call('del', KEYS[1])
+        '''
+
+
+        def reindex(index: str) -> None:
+            token = uuid.uuid4().hex
+            if not r.set(f"reindex:{index}", token, nx=True, ex=300):
+                return
+            try:
+                build(index)
+            finally:
+                r.eval(DROP, 1, f"reindex:{index}", token)
+    """,
+        line=22,
+        column=9,
+        message_contains="runs a script that returns nothing",
+    ),
 ]

@@ -96,6 +96,71 @@ VALID += [
     ),
 ]
 
+VALID += [
+    Valid(
+        """\
+        # no rule reports this: a list capped by its own length is a bounded queue, its items payloads
+        import redis
+
+        OFFER = '''
+        if redis.call('llen', KEYS[1]) >= tonumber(ARGV[2]) then
+          return 0
+        end
+        redis.call('rpush', KEYS[1], ARGV[1])
+        return 1
+        '''
+        DONE = "return redis.call('lrem', KEYS[1], 1, ARGV[1])"
+
+
+        class Mailbox:
+            def __init__(self, client: redis.Redis, owner: str):
+                self.key = f"mailbox:{owner}"
+                self._offer = client.register_script(OFFER)
+                self._done = client.register_script(DONE)
+
+            def offer(self, message: str) -> bool:
+                return bool(self._offer(keys=[self.key], args=[message, 500]))
+
+            def done(self, message: str) -> None:
+                self._done(keys=[self.key], args=[message])
+    """
+    ),
+    Valid(
+        """\
+        # no rule reports this: the member removed is of another key than the slots taken
+        import time
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+        TAKE = '''
+        redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+        if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+        redis.call('zadd', KEYS[1], ARGV[1] + ARGV[3], ARGV[4])
+        return 1
+        '''
+        GIVE_BACK = "return redis.call('zrem', KEYS[1], ARGV[1])"
+        UNLIST = "return redis.call('srem', KEYS[1], ARGV[1])"
+
+
+        def render(scene: str) -> None:
+            member = uuid.uuid4().hex
+            if not r.eval(TAKE, 1, "renderers", int(time.time() * 1000), 2, 300000, member):
+                raise Busy(scene)
+            try:
+                draw(scene)
+            finally:
+                if not r.eval(GIVE_BACK, 1, "renderers", member):
+                    report_overlap(scene)
+
+
+        def unlist(scene: str) -> None:
+            r.eval(UNLIST, 1, "scenes:listed", scene)
+    """
+    ),
+]
+
 INVALID = [
     Invalid(
         """\
