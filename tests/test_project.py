@@ -1098,3 +1098,4 @@ def test_a_script_name_of_no_module_of_the_project_is_no_release(tmp_path):
     files = dict(IMPORTED_SCRIPT)
     del files["app/scripts.py"]
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+

@@ -542,7 +542,9 @@ class ReleasesMixin:
                 arguments = get_arg(site.call, spec.token)
                 items = [e.value for e in arguments.elements] if isinstance(arguments, (cst.List, cst.Tuple)) else None
                 claim_spec = next((c for c in store.claims if c.form == "script"), None)
-                if text and claim_spec is not None:
+                # `script(keys=..., args=..., client=pipe)`: queued on a pipeline, answered by its execute().
+                queued = any(a.keyword is not None and a.keyword.value == "client" for a in site.call.args)
+                if text and claim_spec is not None and not queued:
                     claim = self._script_claim(
                         site, store, claim_spec, key, (text, items, maker.args[0].value), client=maker.func.value, client_scope=where
                     )
