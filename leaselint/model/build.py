@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from leaselint.model import stores
 from leaselint.model.call_parts import FIELD_SCRIPT
 from leaselint.model.classify import Classifier
 from leaselint.model.events import LeaseModel
@@ -165,10 +166,6 @@ LOCAL_ROUNDS = 2
 LOCAL_MODULE = "__module__"
 
 
-# Calls whose first argument is a Lua script's text: an imported name there is looked for in its module.
-SCRIPT_TAKERS = frozenset({"register_script", "eval", "evalsha", "script_load"})
-
-
 def build_model(module: cst.Module, project=None, tests: bool = False, text: str | None = None) -> LeaseModel:
     """`project`: the summaries of other modules this one calls (see model/calls.py); `tests`: the
     module is a test module by its path; `text`: the text it was parsed from (positions are then
@@ -287,7 +284,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         script_imports={
             site.call.args[0].value.value  # type: ignore[union-attr]
             for site in walker.calls
-            if site.call.func.attr.value in SCRIPT_TAKERS  # type: ignore[union-attr]
+            if site.call.func.attr.value in stores.script_taking_methods()  # type: ignore[union-attr]
             and site.call.args
             and type(site.call.args[0].value) is cst.Name
             and site.call.args[0].value.value in walker.imports  # type: ignore[union-attr]

@@ -89,6 +89,18 @@ def script_load_methods() -> frozenset[str]:
     return frozenset(name for store in STORES for name in store.script_loads)
 
 
+@functools.lru_cache(maxsize=None)
+def script_taking_methods() -> frozenset[str]:
+    """Methods whose first argument is a script's text: `eval`, `register_script`, `script_load`."""
+    return frozenset(
+        {
+            *(spec.method for store in STORES for spec in (*store.claims, *store.releases) if spec.script is not None and spec.script.index == 0),
+            *(spec.method for store in STORES for spec in store.script_objects),
+            *script_load_methods(),
+        }
+    )
+
+
 def release_specs(method: str) -> tuple[tuple[Store, ReleaseSpec], ...]:
     return _specs("releases", method)
 
