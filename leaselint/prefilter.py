@@ -617,7 +617,7 @@ def _methods() -> frozenset[str]:
     """Claim methods, and the methods of token-checked releases that report without a claim."""
     claims = {spec.method for store in stores.STORES for spec in store.claims}
     evident = {spec.method for store in stores.STORES for spec in store.releases if spec.self_evident}
-    return frozenset(claims | evident | _multi())
+    return stores.ClaimNames(claims | evident | _multi())
 
 
 class _Facts:

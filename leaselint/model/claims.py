@@ -7,8 +7,7 @@ import libcst as cst
 from leaselint.model import documents, sql_rows, stores
 from leaselint.model.call_parts import (
     FORMATTED,
-    formatted_command,
-    _absence_test,
+    formatted_command, _absence_test,
     _block_of,
     _EVENT_FIELDS,
     _exits,
@@ -22,6 +21,7 @@ from leaselint.model.call_parts import (
     lua_claim,
     lua_member_claim,
     lua_read_then_write,
+    positional_args,
     script_operands,
     SLOT_CLAIM,
     SPREAD,
@@ -231,7 +231,7 @@ class ClaimsMixin:
         unknown = store.recognised_only and not self._recognised(store, site)
         if unknown and not self._in_lock_class(store, site, spec):
             return None
-        if self._another_family(store, site):
+        if self._another_family(store, site) or (not spec.method and self.project_method(site)):
             return None
         if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
             return None
@@ -282,6 +282,8 @@ class ClaimsMixin:
                 return None
             common, in_pipeline = self._common(site, store, key, member=member)
             value = get_arg(call, spec.value) if spec.value is not None else None
+            if spec.value_beside_lifetime and lifetime is None and len(positional_args(call)) < 3 and value is not None:
+                value = get_arg(call, Arg(None, spec.value.keyword))  # `setnx_ex(key, 60)`: no value
             if formatted is not None:
                 common["no_fix"] = FORMATTED
         usage, result_name, reads, pipeline_read = self._answer(site, in_pipeline)

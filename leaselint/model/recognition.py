@@ -257,3 +257,12 @@ class RecognitionMixin:
         if len({self.resolver.shape(v.func.value, scope) for v in values}) != 1:  # type: ignore[union-attr]
             return None
         return values[0], scope
+
+    def project_method(self, site: CallSite) -> bool:
+        """The call's method is the project's own, read where it is written: a method of a class of the
+        module, or of a function another module summarises (a claim its body shows, not its name)."""
+        method = site.call.func.attr.value  # type: ignore[union-attr]
+        if any(method in cls.methods for cls in self.walker.classes):
+            return True
+        functions = self.project[2] if self.project is not None else {}
+        return any(name.rpartition(".")[2] == method for name in functions)

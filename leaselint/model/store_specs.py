@@ -60,6 +60,9 @@ class ClaimSpec:
     by_old_value: bool = False
     # For a script claim: its keys and arguments are lists (`eval(script, keys=[key], args=[token])`).
     key_in_list: bool = False
+    # Two positional arguments may be a key and a value or a key and a lifetime (`setnx_ex(key, 60)`):
+    # the value is read only from a third one, a lifetime keyword beside it, or its own keyword.
+    value_beside_lifetime: bool = False
 
 
 @dataclass(frozen=True)
@@ -263,3 +266,6 @@ class Store:
     # Modules whose clients answer every call with a coroutine (asyncio clients): a call of one
     # that is not awaited sends nothing to the server.
     async_modules: tuple[str, ...] = ()
+    # A regular expression of method names: a claim spec with the method "" stands for every method
+    # whose whole name it matches and that no row names (a project's own `set_if_absent`).
+    claim_method_pattern: str = ""

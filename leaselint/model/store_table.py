@@ -6,6 +6,7 @@ import re
 
 from leaselint.model.lock_names import LOCK_CLASS_WORDS, lock_model_name  # noqa: F401
 from leaselint.model.store_specs import Arg, ClaimSpec, ExpireSpec, LockSpec, ReadSpec, ReleaseSpec, Store, WriteSpec
+from leaselint.model.store_table_apps import CASHEWS, PROJECT_CLIENT
 
 _KEY = Arg(0, "name")
 _VALUE = Arg(1, "value")
@@ -710,36 +711,6 @@ SQL = Store(
     ),
 )
 
-# cashews (asyncio): `await cache.set(key, value, expire=60, exist=False)` and `set_lock(key, value,
-# expire)` claim; `delete(key)` is blind; `unlock(key, value)` deletes only the holder's value and
-# answers whether it did.
-_CASHEWS_NO_FIX = "the fixes do not write cashews' API yet"
-CASHEWS = Store(
-    name="cashews",
-    modules=("cashews",),
-    async_modules=("cashews",),
-    client_names=(),
-    claims=(
-        ClaimSpec(
-            "set",
-            key=Arg(0, "key"),
-            value=Arg(1, "value"),
-            flag=Arg(None, "exist"),
-            flag_value="False",
-            lifetime=(Arg(2, "expire"),),
-            no_fix=_CASHEWS_NO_FIX,
-        ),
-        ClaimSpec("set_lock", key=Arg(0, "key"), value=Arg(1, "value"), lifetime=(Arg(2, "expire"),), no_fix=_CASHEWS_NO_FIX),
-    ),
-    releases=(
-        ReleaseSpec("delete", no_fix=_CASHEWS_NO_FIX),
-        ReleaseSpec("unlock", key=Arg(0, "key"), checked=True, token=Arg(1, "value"), no_fix=_CASHEWS_NO_FIX),
-    ),
-    recognised_only=True,
-    no_checked_release=_CASHEWS_NO_FIX,
-    claim_words=(b"set_lock(", b"exist=False"),
-)
-
 STORES: tuple[Store, ...] = (
     REDIS,
     AIOREDIS1,
@@ -761,6 +732,7 @@ STORES: tuple[Store, ...] = (
     DJANGO_ORM,
     SQL,
     CASHEWS,
+    PROJECT_CLIENT,
 )
 
 # Lock objects that release with a token check of their own. They are never blind releases;

@@ -42,8 +42,32 @@ NAMED_FILTER = "the filter is a dict bound to a name first"
 
 @lru_cache(maxsize=None)
 def _specs(kind: str, method: str) -> tuple:
-    """(store, spec) of every row of `kind` (claims, releases, ...) for `method`, in table order."""
-    return tuple((store, spec) for store in STORES for spec in getattr(store, kind) if spec.method == method)
+    """(store, spec) of every row of `kind` (claims, releases, ...) for `method`, in table order; for a
+    claim method no row names, the rows whose name pattern takes it (see Store.claim_method_pattern)."""
+    found = tuple((store, spec) for store in STORES for spec in getattr(store, kind) if spec.method == method)
+    if found or kind != "claims" or not method or claim_pattern().fullmatch(method) is None:
+        return found
+    return tuple(
+        (store, spec)
+        for store in STORES
+        if store.claim_method_pattern and re.fullmatch(store.claim_method_pattern, method)
+        for spec in store.claims
+        if not spec.method
+    )
+
+
+class ClaimNames(frozenset):
+    """Claim method names: those the table names, and those a row's name pattern takes."""
+
+    def __contains__(self, name) -> bool:
+        return frozenset.__contains__(self, name) or claim_pattern().fullmatch(name) is not None
+
+
+@lru_cache(maxsize=1)
+def claim_pattern() -> re.Pattern:
+    """Every row's pattern of claim method names, as one expression (`fullmatch` a method's name)."""
+    patterns = [store.claim_method_pattern for store in STORES if store.claim_method_pattern]
+    return re.compile("|".join(f"(?:{p})" for p in patterns) or "(?!)")
 
 
 def row_ref(store: Store, spec) -> tuple | None:
@@ -197,7 +221,10 @@ def commands(store: Store) -> frozenset[str]:
 def method_names() -> frozenset[str]:
     """Every claim and release method of every store."""
     return frozenset(
-        spec.method for store in STORES for spec in (*store.claims, *store.releases) if spec.method != "execute_command"
+        spec.method
+        for store in STORES
+        for spec in (*store.claims, *store.releases)
+        if spec.method and spec.method != "execute_command"
     )
 
 

@@ -1,0 +1,96 @@
+"""LL001 cases: a project's own client, known by a method named for a conditional create
+(`set_nx`, `set_if_absent`, `setnx_ex`), whose store leaselint does not see."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    Valid(
+        """\
+        # no rule reports this
+        def first_delivery(kv, message_id):
+            # A key claimed once and left to expire: a dedupe mark, no lease.
+            if not kv.setnx_ex(f"seen:{message_id}", 3600):
+                return False
+            deliver(message_id)
+            return True
+    """
+    ),
+    Valid(
+        """\
+        # no rule reports this
+        class Registry:
+            # The module's own method: its body, not its name, says what it does.
+            def __init__(self):
+                self.items = {}
+
+            def put_if_absent(self, key, value):
+                return self.items.setdefault(key, value) is value
+
+            def delete(self, key):
+                self.items.pop(key, None)
+
+
+        def register(registry, name, plugin):
+            if registry.put_if_absent(f"plugin:{name}", plugin):
+                try:
+                    plugin.setup()
+                except SetupError:
+                    registry.delete(f"plugin:{name}")
+    """
+    ),
+    Valid(
+        """\
+        # no rule reports this
+        def seed(settings, user):
+            # Another key is deleted than the one set.
+            if settings.set_if_absent(f"theme:{user}", "light"):
+                settings.delete(f"theme-cache:{user}")
+    """
+    ),
+]
+
+INVALID = [
+    Invalid(
+        """\
+        class Importer:
+            def __init__(self, driver):
+                self.driver = driver
+
+            def run(self, feed):
+                key = f"import:{feed}"
+                if not self.driver.set_nx_sync(key, b"1", ttl=300):
+                    return False
+                try:
+                    self.pull(feed)
+                finally:
+                    self.driver.delete(key)
+                return True
+    """,
+        line=12,
+        column=13,
+        fixed=None,
+        message_contains="the project's own client",
+    ),
+    Invalid(
+        """\
+        import uuid
+
+        from app.state import store
+
+        LEADER_KEY = "scheduler:leader"
+
+
+        async def lead_once():
+            me = uuid.uuid4().hex
+            if not await store.set_if_absent(LEADER_KEY, me, ex=30):
+                return
+            try:
+                await schedule_all()
+            finally:
+                await store.delete(LEADER_KEY)
+    """,
+        line=15,
+        column=15,
+        fixed=None,
+    ),
+]
