@@ -543,3 +543,9 @@ def conversion_of(node: cst.BaseExpression, name: str) -> bool:
             return conversion_of(right, name)
         return False
     return False
+
+
+def stored_shape(node) -> bool:
+    """A second argument that can only be a stored value: text, or a call (`uuid4().hex`); not a number
+    or a name, which may be a lifetime (`setnx_ex(key, 60)`, `set_nx(key, LEASE_SECONDS)`)."""
+    return type(node) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Call)

@@ -22,6 +22,7 @@ from leaselint.model.call_parts import (
     lua_member_claim,
     lua_read_then_write,
     positional_args,
+    stored_shape,
     script_operands,
     SLOT_CLAIM,
     SPREAD,
@@ -282,7 +283,7 @@ class ClaimsMixin:
                 return None
             common, in_pipeline = self._common(site, store, key, member=member)
             value = get_arg(call, spec.value) if spec.value is not None else None
-            if spec.value_beside_lifetime and lifetime is None and len(positional_args(call)) < 3 and value is not None:
+            if spec.value_beside_lifetime and lifetime is None and len(positional_args(call)) < 3 and not stored_shape(value):
                 value = get_arg(call, Arg(None, spec.value.keyword))  # `setnx_ex(key, 60)`: no value
             if formatted is not None:
                 common["no_fix"] = FORMATTED

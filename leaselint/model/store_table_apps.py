@@ -38,7 +38,8 @@ CASHEWS = Store(
 # A project's own client, of a store leaselint does not see (a wrapper class, a driver of another
 # language): a method named for a conditional create (`set_nx`, `setNx`, `set_if_not_exists`,
 # `put_if_absent`, `setnx_ex`, with `_sync` or `_async`) claims; the key's release is the `delete` the
-# other rows read. Its lifetime and its answer are the project's: a missing lifetime is not reported.
+# other rows read, or its async `adelete`. Its lifetime and its answer are the project's: a missing
+# lifetime is not reported.
 _PROJECT_NO_FIX = "the claim is a method of the project's own client, whose store the fixes do not write for"
 PROJECT_CLIENT = Store(
     name="a project's client",
@@ -65,7 +66,8 @@ PROJECT_CLIENT = Store(
             value_beside_lifetime=True,
         ),
     ),
-    releases=(),
+    # The async form beside `delete`, as the claim's (`asetNx`, then `adelete`).
+    releases=(ReleaseSpec("adelete", key=Arg(0, "key"), no_fix=_PROJECT_NO_FIX),),
     claim_method_pattern=r"(?i:a?(?:set|put|add)_?(?:nx|if_?not_?exists?|if_?absent)(?:_?ex)?(?:_(?:sync|async))?)",
     claim_words=(b"_nx(", b"_nx_", b"Nx(", b"NX(", b"if_not_exist", b"if_absent", b"IfAbsent", b"IfNotExist"),
 )

@@ -93,4 +93,21 @@ INVALID = [
         column=15,
         fixed=None,
     ),
+    Invalid(
+        """\
+        from app.cache import kv
+
+
+        async def seed_defaults(token):
+            if not await kv.asetNx("seed:defaults", token):
+                return
+            try:
+                await write_defaults()
+            finally:
+                await kv.adelete("seed:defaults")
+    """,
+        line=10,
+        column=15,
+        fixed=None,
+    ),
 ]

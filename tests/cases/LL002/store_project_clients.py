@@ -42,4 +42,22 @@ INVALID = [
         column=38,
         fixed=None,
     ),
+    Invalid(
+        """\
+        from app.cache import kv
+
+
+        async def seed_defaults():
+            # Two arguments, the second text: a stored value, not a lifetime.
+            if not await kv.asetNx("seed:defaults", "1"):
+                return
+            try:
+                await write_defaults()
+            finally:
+                await kv.adelete("seed:defaults")
+    """,
+        line=6,
+        column=45,
+        fixed=None,
+    ),
 ]
