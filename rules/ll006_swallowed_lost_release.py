@@ -6,7 +6,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Applicability, Diagnostic
 from leaselint.model.call_parts import SILENT_SCRIPT
-from leaselint.model.pairing import slot_taken
+from leaselint.model.pairing import clears_before_claim, slot_taken
 from leaselint.model.traverse import nodes
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
@@ -32,7 +32,8 @@ class SwallowedLostRelease(Rule):
     `except LockError: return` around `with r.lock(..., timeout=...)`, which
     takes the release's `LockNotOwnedError` too (no fix). Logging at info
     level or above, counting, re-raising, returning the result, or any use of
-    it is handling.
+    it is handling. Not reported: a release in a function that takes the lease
+    (`acquire` clearing its own leftover first), where finding nothing is usual.
 
     ## Why is this bad?
     A release that deleted nothing is the only evidence that the lease was
@@ -232,13 +233,12 @@ class SwallowedLostRelease(Rule):
             silent = release.no_fix == SILENT_SCRIPT
             if release.usage == "expression" and release.dropped is None and release.unread is None and not silent:
                 continue
-            # The project's own checked release (`release_lock(...)` of another module) hands its
-            # answer back to be used; a test that calls it is no lease.
+            # The project's checked release (`release_lock(...)`) answers to be used; a test calling it is no lease.
             evident = not release.scope.is_test if release.via is not None else release.spec.self_evident and (not release.slot or slot_taken(release, context.model.claims))
             if not (evident or id(release) in leased):
                 continue
-            if release.after_failed_claim is not None:
-                continue  # a cleanup where the claim failed: no lease was held to lose
+            if release.after_failed_claim is not None or clears_before_claim(release):
+                continue  # a cleanup where the claim failed, or before the claim: no lease was held to lose
             what = f"token-checked release of `{key_text(release)}`"
             if silent:
                 yield self.at_event(release, f"The {what} runs a script that returns nothing: a lost lease goes unnoticed (no automatic fix: {SILENT_SCRIPT})", None)

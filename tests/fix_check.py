@@ -175,6 +175,15 @@ class RedisFamily:
             if isinstance(value, (Script, AsyncScript)):  # registered at import, on the module's own client
                 client = self.make(redis.asyncio.Redis if isinstance(value, AsyncScript) else redis.Redis)
                 setattr(module, name, client.register_script(value.script))
+            elif type(value).__module__ == module.__name__ and hasattr(value, "__dict__") and not isinstance(value, type):
+                # An object of the module's own class made at import (`STORE = Store()`): its clients and scripts.
+                for attribute, held in list(vars(value).items()):
+                    if isinstance(held, (redis.Redis, redis.asyncio.Redis)):
+                        setattr(value, attribute, self.make(type(held), held.get_connection_kwargs()))
+                for attribute, held in list(vars(value).items()):
+                    if isinstance(held, (Script, AsyncScript)):
+                        client = self.make(redis.asyncio.Redis if isinstance(held, AsyncScript) else redis.Redis)
+                        setattr(value, attribute, client.register_script(held.script))
 
     def argument(self, is_async: bool):
         """A client to hand the code under test (a parameter named for a client)."""

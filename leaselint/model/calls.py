@@ -382,7 +382,8 @@ class SummarisedCalls:
         common = classifier.made_at(
             site, store, receiver, receiver_shape, key, classifier.resolver.shape(key, site.scope), via
         )
-        if owner == self.module:
+        if owner == self.module and kind != "checked":
+            # A checked release's answer is dropped by the caller: what to change is the caller's call.
             common["inside"] = self._inside(via, effect[8])
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))

@@ -560,3 +560,14 @@ def _rebound_between(claim: Claim, release: Release, line_of=None) -> bool:
     statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
     lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None]
     return any(claim.start.line < line <= release.start.line for line in lines)
+
+
+# Words of a function that takes a lease: a release in it clears a leftover before the claim.
+_TAKING_WORDS = ("acquire", "claim", "obtain", "grab")
+
+
+def clears_before_claim(release: Release) -> bool:
+    """A checked release in a function that takes the lease (`acquire`: delete my own leftover first,
+    then claim): finding nothing there is the usual answer, not a lost lease."""
+    name = release.scope.name.lower()
+    return any(word in name for word in _TAKING_WORDS) and not any(word in name for word in ("release", "unlock"))

@@ -350,8 +350,8 @@ class ReleasesMixin:
 
     def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         call = site.call
-        if self._another_family(store, site):
-            return []
+        if self._another_family(store, site) or (store.claim_method_pattern and self.project_method(site)):
+            return []  # a project's `adelete` with a body of its own: what the body does, not its name
         if spec.form != "call":
             return self._document_releases(site, store, spec)
         if self._builder_op(call.func.value, site.scope):  # type: ignore[union-attr]

@@ -47,6 +47,29 @@ VALID = [
                 settings.delete(f"theme-cache:{user}")
     """
     ),
+    Valid(
+        """\
+        from app.cache import BaseCache
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class Guard(BaseCache):
+            # The module's own `adelete`: its body checks the holder, whatever its name says.
+            async def adelete(self, key):
+                if not await self.client.eval(UNLOCK, 1, key, self.owner):
+                    raise LeaseLost(key)
+
+
+        async def reindex(guard: Guard, index):
+            if not await guard.asetNx(f"reindex:{index}", guard.owner, ex=60):
+                return
+            try:
+                await rebuild(index)
+            finally:
+                await guard.adelete(f"reindex:{index}")
+    """
+    ),
 ]
 
 INVALID = [
