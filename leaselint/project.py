@@ -157,8 +157,15 @@ class Project:
         return {s[0]: (_absolute_effects(s, module, is_package), where.replace(os.sep, "/")) for s in exports}
 
     def exported_names(self) -> set[str]:
-        """The names a caller writes: a function's, or the class of a method (`Guard.release`)."""
-        return {name.split(".")[0] for functions in self.modules.values() if functions for name in functions}
+        """The names a caller writes: a function's, or the class of a method (`Guard.release`); not a
+        value's (`WORKER`), which matters only where a module claims."""
+        return {
+            name.split(".")[0]
+            for functions in self.modules.values()
+            if functions
+            for name, (summary, _) in functions.items()
+            if any(effect[0] != "value" for effect in summary[3])
+        }
 
     def exported_methods(self) -> set[str]:
         """The distinctive method names (model/summary.distinctive_method) one summarised method has."""

@@ -17,6 +17,10 @@ SUMMARY = "/summary"
 
 CALLS_NONE = "/calls-none:"
 
+# Words of a value made once per process that another module may store as a token (`WORKER =
+# socket.gethostname()`): a module that holds one is read for its summary when a claim imports it.
+PROCESS_VALUE_WORDS = (b"gethostname", b"getpid", b"getfqdn", b"uuid1", b"platform.node", b"getnode")
+
 # How many times a module's summary may grow from its helpers' (a wrapper of a wrapper of the store).
 ROUNDS = 4
 
@@ -256,7 +260,8 @@ def _summarise_outside(path: str, cache, project=None) -> tuple:
     data = read(path, Settings())[0]
     if data is None:
         return ()
-    exports, wants = _summary_outside(data, Settings(select=frozenset()), cache, may_export(data))
+    worth = may_export(data) or any(word in data for word in PROCESS_VALUE_WORDS)
+    exports, wants = _summary_outside(data, Settings(select=frozenset()), cache, worth)
     # Looked up before this module's own summary is known: a circle of imports ends there.
     needed = project.settings_for(path, wants) if project is not None and wants else None
     if needed is not None:

@@ -1099,3 +1099,93 @@ def test_a_script_name_of_no_module_of_the_project_is_no_release(tmp_path):
     del files["app/scripts.py"]
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
 
+
+
+# Tokens another module makes: a value made once per process, a helper of no parameter.
+IMPORTED_VALUES = {
+    "app/__init__.py": "",
+    "app/ids.py": """\
+        import os
+        import socket
+        import uuid
+
+        WORKER = f"{socket.gethostname()}:{os.getpid()}"
+        SESSION = uuid.uuid4().hex
+        PREFIX = "worker"
+
+
+        def worker_name():
+            return "{}-{}".format(socket.gethostname(), os.getpid())
+
+
+        def fresh_token():
+            return uuid.uuid4().hex
+    """,
+    "app/jobs.py": """\
+        import redis
+
+        from app import ids
+        from app.ids import WORKER, fresh_token, worker_name
+
+        r = redis.Redis()
+
+
+        def nightly(day):
+            if not r.set(f"nightly:{day}", WORKER, nx=True, ex=600):
+                return
+            try:
+                run_nightly(day)
+            finally:
+                r.delete(f"nightly:{day}")
+
+
+        def compact(shard):
+            if not r.set(f"compact:{shard}", worker_name(), nx=True, ex=60):
+                return
+            try:
+                run_compaction(shard)
+            finally:
+                r.delete(f"compact:{shard}")
+
+
+        def reindex(index):
+            if not r.set(f"reindex:{index}", ids.SESSION, nx=True, ex=60):
+                return
+            try:
+                run_reindex(index)
+            finally:
+                r.delete(f"reindex:{index}")
+
+
+        def export(name):
+            # A token made fresh for this claim by the other module's helper: no fixed token.
+            if not r.set(f"export:{name}", fresh_token(), nx=True, ex=60):
+                return
+            try:
+                run_export(name)
+            finally:
+                r.delete(f"export:{name}")
+    """,
+}
+
+
+def test_a_token_made_in_another_module_is_read_from_there(tmp_path):
+    paths = tree(tmp_path, IMPORTED_VALUES)
+    cold = findings(tmp_path, paths)
+    fixed = [(line, col, message) for code, line, col, message in cold["app/jobs.py"] if code == "LL002"]
+    assert [(line, col) for line, col, _ in fixed] == [(10, 36), (19, 38), (28, 38)]
+    assert "comes from a module-level value made once per process" in fixed[0][2]
+    assert "comes from the host name and the process id" in fixed[1][2]
+    assert "comes from a module-level value made once per process" in fixed[2][2]
+    folder = tmp_path / "cache"
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    jobs = [p for p in paths if p.endswith("jobs.py")]
+    assert findings(tmp_path, jobs, explicit=jobs) == {"app/jobs.py": cold["app/jobs.py"]}
+
+
+def test_a_value_of_a_module_outside_the_project_is_unknown(tmp_path):
+    files = dict(IMPORTED_VALUES)
+    del files["app/ids.py"]
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert [c for c, *_ in found["app/jobs.py"] if c == "LL002"] == []

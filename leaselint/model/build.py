@@ -235,6 +235,8 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         {info.name: info for info in walker.classes},
         walker.one_use,
     )
+    if project is not None:
+        origins.imported_value = _imported_values(walker, project)
     classifier = Classifier(walker, positions, resolver, project, origins)
     classifier.run()
     leases = pair(
@@ -294,8 +296,50 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
             for site in walker.calls
             if type(site.call.func.value) is cst.Name and site.call.func.value.value in walker.imports  # type: ignore[union-attr]
         },
+        **_value_imports(walker, claims),
         called_methods=_called_methods(walker),
         positions=positions,
         code_of=code_of,
         **_module_facts(walker, module, positions, resolver),
     ), walker
+
+
+def _imported_values(walker: Walker, project):
+    """The `Origins.imported_value` of a module of the project: what another module's summary says of
+    the value or helper a name or `module.NAME` reaches."""
+    from leaselint.project import absolute
+
+    module, is_package, functions = project[:3]
+
+    def found(node) -> tuple | None:
+        if type(node) is cst.Name:
+            head, tail = node.value, ""
+        elif type(node) is cst.Attribute and type(node.value) is cst.Name:
+            head, tail = node.value.value, "." + node.attr.value
+        else:
+            return None
+        dotted = walker.imports.get(head)
+        if dotted is None:
+            return None
+        entry = functions.get(absolute(walker.import_levels.get(head, 0), dotted + tail, module, is_package))
+        effects = entry[0][3] if entry is not None else ()
+        if len(effects) != 1 or effects[0][0] != "value":
+            return None
+        kind, reason, made = effects[0][2]
+        return kind, reason, made
+
+    return found
+
+
+def _value_imports(walker: Walker, claims) -> dict:
+    """Imported names, and (imported module, attribute) pairs, read in the functions that claim."""
+    names: set = set()
+    attributes: set = set()
+    imports = walker.imports
+    for scope in {id(c.scope): c.scope for c in claims}.values():
+        for node in nodes(scope.node, trivia=False):
+            if type(node) is cst.Name and node.value in imports:
+                names.add(node.value)
+            elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value in imports:
+                attributes.add((node.value.value, node.attr.value))
+    return {"value_imports": names, "value_attributes": attributes}

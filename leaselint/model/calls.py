@@ -237,6 +237,8 @@ class SummarisedCalls:
                 continue
             self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
+                if effect[0] in ("value", "script"):
+                    continue  # what a helper makes (values.py reads it), not a store call
                 if effect[0] in ("answers", "fails"):
                     # `lock.release()` of another module's lock class whose release answers a lost lease.
                     method = site.call.func.attr.value if type(site.call.func) is cst.Attribute else function

@@ -256,6 +256,10 @@ class LeaseModel:
     called_imports: set = field(default_factory=set)
     # Imported names handed to a script call as its text (`register_script(UNLOCK)`, `UNLOCK` imported).
     script_imports: set = field(default_factory=set)
+    # Imported names (and (module, attribute) pairs) read in functions that claim: values another
+    # module may make (summary._made_values).
+    value_imports: set = field(default_factory=set)
+    value_attributes: set = field(default_factory=set)
     called_attributes: set = field(default_factory=set)
     # Distinctive method names called on objects of no known class (`storage.put_if_empty(...)`).
     called_methods: set = field(default_factory=set)

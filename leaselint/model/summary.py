@@ -367,6 +367,7 @@ def exports(model, local: bool = False) -> tuple:
     if local:
         return tuple(found)
     found.extend(_script_constants(model))
+    found.extend(_made_values(model))
     top = {statement.name.value for statement in model.module.body if type(statement) is cst.ClassDef}
     exported = {entry[0] for entry in found}
     for name, (kind, line) in sorted(model.lock_answers.items()):
@@ -391,6 +392,43 @@ def _script_constants(model) -> list:
         if text is not None and "redis.call" in text.lower() and model.resolver.module_scope.bindings.get(name, [None])[1:] == []:
             found.append((name, (), (), (("script", None, text, None, None, True, False, None, 0),)))
     return found
+
+
+def _made_values(model) -> list:
+    """Module-level values made once per process (`WORKER = socket.gethostname()`) and functions of no
+    parameter whose every return is fixed or guessable (`def worker_id(): return f"{host}:{pid}"`),
+    as entries whose one effect says so: a module that stores one as a token reads it from here. A
+    plain constant is left out (too many names, and no module imports a literal to store it)."""
+    from leaselint.model.values import FIXED, GUESSABLE, UNKNOWN
+
+    origins, module_scope = model.origins, model.resolver.module_scope
+    found = []
+    for statement in model.module.body:
+        name, value = _single_assign(statement)
+        if name is None or module_scope.bindings.get(name, [None])[1:] != []:
+            continue
+        inner = origins.origin(value, module_scope)
+        if inner.kind != UNKNOWN and inner.reason != "a constant":
+            effect = ("value", None, (FIXED, "a module-level value made once per process", inner.kind), None, None, True, False, None, 0)
+            found.append((name, (), (), (effect,)))
+    for scope in model.scopes:
+        if scope.parent is not module_scope or scope.cls is not None or scope.is_test or scope.params:
+            continue
+        inner = origins._returned(scope, scope, None, 0, scope.node)
+        if inner is not None and inner.kind in (FIXED, GUESSABLE):
+            effect = ("value", None, (inner.kind, inner.reason, inner.made), None, None, True, False, None, 0)
+            found.append((scope.name, (), (), (effect,)))
+    return found
+
+
+def _single_assign(statement) -> tuple:
+    """(name, value) of a module-level `NAME = value`, else (None, None)."""
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
+        return None, None
+    assign = statement.body[0]
+    if type(assign) is not cst.Assign or len(assign.targets) != 1 or type(assign.targets[0].target) is not cst.Name:
+        return None, None
+    return assign.targets[0].target.value, assign.value
 
 
 # Calls that encode a value as it is stored: the stored value is as fixed or as fresh as theirs.
@@ -438,9 +476,9 @@ def wants(model) -> tuple:
     found: set = set()
     levels = model.import_levels
     for name, dotted in model.imports.items():
-        if name in model.called_imports or name in model.script_imports:
+        if name in model.called_imports or name in model.script_imports or name in model.value_imports:
             found.add((levels.get(name, 0), dotted))
-    for name, attribute in model.called_attributes:
+    for name, attribute in (*model.called_attributes, *model.value_attributes):
         dotted = model.imports.get(name)
         if dotted is not None:
             found.add((levels.get(name, 0), f"{dotted}.{attribute}"))

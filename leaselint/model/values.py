@@ -131,6 +131,9 @@ class Origins:
         # id of a function scope -> the call (and its scope) whose arguments its parameters stand for,
         # while what the function returns is worked out for that call.
         self._calls: dict[int, tuple[cst.Call, Scope]] = {}
+        # Another module's value or helper (`from .ids import WORKER`, `worker_id()`), by the name
+        # or attribute that reaches it: (kind, reason, made) from that module's summary, or None.
+        self.imported_value = None
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """A call target as the dotted name its import gives (`token_hex` -> `secrets.token_hex`)."""
@@ -242,7 +245,7 @@ class Origins:
         if found is None and where is not None and where.parent is not None:
             return self._every_binding(node.value, where, key_shape, depth)
         if found is None:
-            return Origin(UNKNOWN)
+            return self._imported(node)
         value, where = found
         inner = self.origin(value, where, key_shape, depth + 1)
         if where.parent is None and scope.parent is not None:
@@ -403,7 +406,15 @@ class Origins:
                 return Origin(inner.kind, inner.reason, node)
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
-        return Origin(UNKNOWN)
+        return self._imported(node)
+
+    def _imported(self, node: cst.BaseExpression) -> Origin:
+        """A value another module of the project makes, as its summary says (`WORKER` of `.ids`)."""
+        found = self.imported_value(node) if self.imported_value is not None else None
+        if found is None:
+            return Origin(UNKNOWN)
+        kind, reason, made = found
+        return Origin(kind, reason, node, made=made)
 
     def _fallback(self, node: cst.BooleanOperation, scope: Scope, key_shape, depth: int) -> Origin:
         """`os.environ.get("WORKER_ID") or f"{host}:{pid}"`: a setting with a fixed or guessable
@@ -566,7 +577,8 @@ class Origins:
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         if not node.args:
-            return self._held_maker(node, scope)
+            found = self._imported(node.func)
+            return found if found.kind != UNKNOWN else self._held_maker(node, scope)
         return Origin(UNKNOWN)
 
     def _held_maker(self, node: cst.Call, scope: Scope) -> Origin:
