@@ -202,6 +202,11 @@ class Project:
                 if functions and function in functions:
                     summary, where = functions[function]
                     found.append((name, summary, where))
+                    # A factory (`get_client()`): the methods of the class whose object it hands back.
+                    made = [effect[2] for effect in summary[3] if effect[0] == "returns"]
+                    found.extend(
+                        (f"{owner}.{m}", *functions[m]) for m in functions if made and m.startswith(made[0] + ".")
+                    )
                     break
                 methods = [m for m in functions or () if m.startswith(function + ".")]
                 if methods:

@@ -1189,3 +1189,90 @@ def test_a_value_of_a_module_outside_the_project_is_unknown(tmp_path):
     del files["app/ids.py"]
     found = findings(tmp_path, tree(tmp_path, files))
     assert [c for c, *_ in found["app/jobs.py"] if c == "LL002"] == []
+
+
+# A client wrapper class of another module, reached through its factory.
+FACTORY_CLIENT = {
+    "app/__init__.py": "",
+    "app/cache.py": """\
+        import redis.asyncio as aioredis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class CacheClient:
+            def __init__(self, url):
+                self.connection = aioredis.from_url(url)
+
+            async def adelete(self, key):
+                try:
+                    return await self.connection.delete(key)
+                except ConnectionError:
+                    raise
+
+            async def release(self, key, token):
+                return await self.connection.eval(UNLOCK, 1, key, token)
+
+
+        _client = None
+
+
+        async def get_cache():
+            global _client
+            if _client is None:
+                _client = CacheClient("redis://cache")
+            return _client
+    """,
+    "app/sync.py": """\
+        import secrets
+
+        from app.cache import get_cache
+
+
+        async def sync_account(account, ttl=30):
+            key = f"sync:{account}"
+            cache = None
+            try:
+                cache = await get_cache()
+                if not await cache.connection.set(key, b"1", nx=True, ex=ttl):
+                    return
+            except ConnectionError:
+                cache = None
+            try:
+                await pull(account)
+            finally:
+                if cache is not None:
+                    await cache.adelete(key)
+
+
+        async def sync_owner(owner, ttl=30):
+            key = f"owner-sync:{owner}"
+            token = secrets.token_hex(16)
+            cache = await get_cache()
+            if not await cache.connection.set(key, token, nx=True, ex=ttl):
+                return
+            try:
+                await pull(owner)
+            finally:
+                if not await cache.release(key, token):
+                    log_lost(key)
+    """,
+}
+
+
+def test_a_client_class_reached_through_its_factory_is_read_from_its_module(tmp_path):
+    paths = tree(tmp_path, FACTORY_CLIENT)
+    cold = findings(tmp_path, paths)
+    assert codes(cold) == {"app/sync.py": [("LL002", 11, 48), ("LL001", 19, 19)]}
+    assert "the release is made inside `CacheClient.adelete` (app/cache.py:12)" in cold["app/sync.py"][1][3]
+    folder = tmp_path / "cache"
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    sync = [p for p in paths if p.endswith("sync.py")]
+    assert findings(tmp_path, sync, explicit=sync) == {"app/sync.py": cold["app/sync.py"]}
+
+
+def test_a_factory_of_no_summarised_class_hands_its_callers_nothing(tmp_path):
+    files = dict(FACTORY_CLIENT)
+    files["app/cache.py"] = files["app/cache.py"].replace("_client = CacheClient(", "_client = make_client(")
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}

@@ -237,7 +237,7 @@ class SummarisedCalls:
                 continue
             self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
-                if effect[0] in ("value", "script"):
+                if effect[0] in ("value", "script", "returns"):
                     continue  # what a helper makes (values.py reads it), not a store call
                 if effect[0] in ("answers", "fails"):
                     # `lock.release()` of another module's lock class whose release answers a lost lease.
@@ -310,15 +310,21 @@ class SummarisedCalls:
         if type(node) is cst.Name:
             where = resolver.defining_scope(node.value, scope)
             values = where.bindings.get(node.value) if where is not None else None
-            if values is not None and len(values) == 1:
-                value = values[0]
+            # `client = None` first (or again in an `except`), the object made once between.
+            made = [v for v in values or () if not (type(v) is cst.Name and v.value == "None")]
+            if len(made) == 1:
+                value = made[0]
         elif type(node) is cst.Attribute and type(node.value) is cst.Name and resolver.is_self(node.value, scope):
             held = resolver.self_attr_values(node.attr.value, scope)
             if len(held) == 1:
                 value = held[0][0]
         if type(value) is cst.Await:
-            return None
-        return self.callee(value) if type(value) is cst.Call else None
+            value = value.expression
+        name = self.callee(value) if type(value) is cst.Call else None
+        found = self.functions.get(name) if name is not None else None
+        made = [e[2] for e in found[0][3] if e[0] == "returns"] if found is not None else []
+        # `client = get_client()`, a factory of another module: an object of the class it hands back.
+        return f"{name.rpartition('.')[0]}.{made[0]}" if made else name
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None

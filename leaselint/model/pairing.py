@@ -558,8 +558,18 @@ def _rebound_between(claim: Claim, release: Release, line_of=None) -> bool:
         return False
     names = free_names(claim.key_shape) | free_names(claim.receiver_shape)
     statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
-    lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None]
+    # `client = None` (in an `except`, say): no other client or key, and a release on it fails.
+    lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None and not _to_none(statement)]
     return any(claim.start.line < line <= release.start.line for line in lines)
+
+
+def _to_none(statement) -> bool:
+    """`name = None` alone on its line."""
+    body = getattr(statement, "body", None)
+    if type(statement) is not cst.SimpleStatementLine or len(body) != 1 or type(body[0]) is not cst.Assign:
+        return False
+    value = body[0].value
+    return type(value) is cst.Name and value.value == "None"
 
 
 # Words of a function that takes a lease: a release in it clears a leftover before the claim.

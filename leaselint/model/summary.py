@@ -368,6 +368,7 @@ def exports(model, local: bool = False) -> tuple:
         return tuple(found)
     found.extend(_script_constants(model))
     found.extend(_made_values(model))
+    found.extend(_factories(model, {entry[0].partition(".")[0] for entry in found if "." in entry[0]}))
     top = {statement.name.value for statement in model.module.body if type(statement) is cst.ClassDef}
     exported = {entry[0] for entry in found}
     for name, (kind, line) in sorted(model.lock_answers.items()):
@@ -419,6 +420,41 @@ def _made_values(model) -> list:
             effect = ("value", None, (inner.kind, inner.reason, inner.made), None, None, True, False, None, 0)
             found.append((scope.name, (), (), (effect,)))
     return found
+
+
+def _factories(model, summarised: set) -> list:
+    """Module functions that hand back an object of a class of the module with summarised methods
+    (`def get_client(): return RedisClient(url)`, or the module's one such object kept in a global), as
+    entries whose one effect names the class: a caller's `client = get_client()` is of that class."""
+    module_scope = model.resolver.module_scope
+    found = []
+    for scope in model.scopes:
+        if scope.parent is not module_scope or scope.cls is not None or scope.is_test:
+            continue
+        made = {_made_class(r.value, scope, module_scope) for r in _returns(scope.node)}
+        if len(made) == 1 and next(iter(made)) in summarised:
+            found.append((scope.name, (), (), (("returns", None, next(iter(made)), None, None, True, True, None, 0),)))
+    return found
+
+
+def _made_class(node, scope, module_scope, depth: int = 0) -> str | None:
+    """The module's class `node` makes (`Client(...)`), or that every value other than None of the
+    name it reads makes (`_client = Client()` in a global the function fills once)."""
+    if type(node) is cst.Await:
+        node = node.expression
+    if type(node) is cst.Call and type(node.func) is cst.Name:
+        return node.func.value
+    if type(node) is not cst.Name or depth > 2:
+        return None
+    values = [*scope.bindings.get(node.value, ()), *module_scope.bindings.get(node.value, ())]
+    if not values or not all(isinstance(v, cst.BaseExpression) for v in values):
+        return None
+    made = {_made_class(v, scope, module_scope, depth + 1) for v in values if not _is_none(v)}
+    return next(iter(made)) if len(made) == 1 else None
+
+
+def _is_none(node) -> bool:
+    return type(node) is cst.Name and node.value == "None"
 
 
 def _single_assign(statement) -> tuple:
