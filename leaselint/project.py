@@ -202,11 +202,15 @@ class Project:
                 if functions and function in functions:
                     summary, where = functions[function]
                     found.append((name, summary, where))
-                    # A factory (`get_client()`): the methods of the class whose object it hands back.
-                    made = [effect[2] for effect in summary[3] if effect[0] == "returns"]
-                    found.extend(
-                        (f"{owner}.{m}", *functions[m]) for m in functions if made and m.startswith(made[0] + ".")
-                    )
+                    # A factory (`get_client()`): the methods of the class whose object it hands back,
+                    # of its own module or (by its return annotation) of the one it imports it from.
+                    made = [(e[2], e[3]) for e in summary[3] if e[0] == "returns"]
+                    if made and made[0][0]:
+                        found.extend((f"{owner}.{m}", *functions[m]) for m in functions if m.startswith(made[0][0] + "."))
+                    elif made and made[0][1]:
+                        home, _, short = made[0][1][1].rpartition(".")
+                        held = self._module(home, start) if home and home != module else None
+                        found.extend((f"{home}.{m}", *held[m]) for m in held or () if m.startswith(short + "."))
                     break
                 methods = [m for m in functions or () if m.startswith(function + ".")]
                 if methods:

@@ -1276,3 +1276,85 @@ def test_a_factory_of_no_summarised_class_hands_its_callers_nothing(tmp_path):
     files = dict(FACTORY_CLIENT)
     files["app/cache.py"] = files["app/cache.py"].replace("_client = CacheClient(", "_client = make_client(")
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+# The class named by an annotation: a factory's return type, a parameter's type.
+ANNOTATED_CLIENT = {
+    "app/__init__.py": "",
+    "app/cache.py": FACTORY_CLIENT["app/cache.py"],
+    "app/registry.py": """\
+        from app.cache import CacheClient
+
+        INSTANCES = {}
+
+
+        async def cache_client() -> CacheClient:
+            return INSTANCES["cache"]
+    """,
+    "app/sync.py": """\
+        from app.cache import CacheClient
+        from app.registry import cache_client
+
+
+        async def sync_account(account, ttl=30):
+            key = f"sync:{account}"
+            cache = await cache_client()
+            if not await cache.connection.set(key, b"1", nx=True, ex=ttl):
+                return
+            try:
+                await pull(account)
+            finally:
+                await cache.adelete(key)
+
+
+        async def sync_owner(cache: CacheClient, owner, ttl=30):
+            key = f"owner-sync:{owner}"
+            if not await cache.connection.set(key, b"1", nx=True, ex=ttl):
+                return
+            try:
+                await pull(owner)
+            finally:
+                await cache.adelete(key)
+    """,
+}
+
+
+def test_a_client_class_named_by_an_annotation_is_read_from_its_module(tmp_path):
+    paths = tree(tmp_path, ANNOTATED_CLIENT)
+    cold = findings(tmp_path, paths)
+    assert codes(cold) == {
+        "app/sync.py": [("LL002", 8, 44), ("LL001", 13, 15), ("LL002", 18, 44), ("LL001", 23, 15)]
+    }
+    folder = tmp_path / "cache"
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    assert findings(tmp_path, paths, cache=Cache(folder)) == cold
+    sync = [p for p in paths if p.endswith("sync.py")]
+    assert findings(tmp_path, sync, explicit=sync) == {"app/sync.py": cold["app/sync.py"]}
+
+
+def test_a_wrappers_own_claim_known_by_its_name_pairs_with_its_summarised_release(tmp_path):
+    files = dict(FACTORY_CLIENT)
+    files["app/cache.py"] = files["app/cache.py"].replace(
+        "    async def release(self, key, token):",
+        "    async def asetNx(self, key, value, ttl=3600):\n"
+        "                done = await self.connection.setnx(key, value)\n"
+        "                await self.connection.expire(key, ttl)\n"
+        "                return bool(done) or False\n\n"
+        "            async def release(self, key, token):",
+    )
+    files["app/sync.py"] = """\
+        from app.cache import get_cache
+
+
+        async def seed():
+            cache = await get_cache()
+            if not await cache.asetNx("seed:defaults", "1"):
+                return
+            try:
+                await write_defaults()
+            finally:
+                await cache.adelete("seed:defaults")
+    """
+    found = findings(tmp_path, tree(tmp_path, files))
+    # The wrapper's own `setnx`, then `expire`, is a lease at home too (its `adelete` frees the key).
+    assert codes(found) == {"app/cache.py": [("LL005", 17, 22)], "app/sync.py": [("LL002", 6, 48), ("LL001", 11, 15)]}

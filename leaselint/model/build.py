@@ -342,4 +342,11 @@ def _value_imports(walker: Walker, claims) -> dict:
                 names.add(node.value)
             elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value in imports:
                 attributes.add((node.value.value, node.attr.value))
+    for scope in walker.scopes:
+        # `client: CacheClient`: the class of another module a parameter holds (calls.class_of).
+        params = getattr(scope.node, "params", None)
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params) if params is not None else ():
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            if type(annotation) is cst.Name and annotation.value in imports:
+                names.add(annotation.value)
     return {"value_imports": names, "value_attributes": attributes}

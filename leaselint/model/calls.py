@@ -309,6 +309,9 @@ class SummarisedCalls:
         value = None
         if type(node) is cst.Name:
             where = resolver.defining_scope(node.value, scope)
+            annotation = _annotation_of(where.node, node.value) if where is not None and node.value in where.params else None
+            if annotation is not None:
+                return self.callee(cst.Call(func=annotation))  # `client: CacheClient`: its class
             values = where.bindings.get(node.value) if where is not None else None
             # `client = None` first (or again in an `except`), the object made once between.
             made = [v for v in values or () if not (type(v) is cst.Name and v.value == "None")]
@@ -322,9 +325,11 @@ class SummarisedCalls:
             value = value.expression
         name = self.callee(value) if type(value) is cst.Call else None
         found = self.functions.get(name) if name is not None else None
-        made = [e[2] for e in found[0][3] if e[0] == "returns"] if found is not None else []
+        made = [(e[2], e[3]) for e in found[0][3] if e[0] == "returns"] if found is not None else []
         # `client = get_client()`, a factory of another module: an object of the class it hands back.
-        return f"{name.rpartition('.')[0]}.{made[0]}" if made else name
+        if made:
+            return f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
+        return name
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None
@@ -416,3 +421,13 @@ class SummarisedCalls:
             deliberate=_deliberate(site),
             reported_home=kind == "leased",
         )
+
+
+def _annotation_of(function: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """The annotation of parameter `name` of `function`, when it is a name or a dotted name."""
+    params = getattr(function, "params", None)
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params) if params is not None else ():
+        if param.name.value == name and param.annotation is not None:
+            found = param.annotation.annotation
+            return found if type(found) in (cst.Name, cst.Attribute) else None
+    return None

@@ -232,7 +232,7 @@ class ClaimsMixin:
         unknown = store.recognised_only and not self._recognised(store, site)
         if unknown and not self._in_lock_class(store, site, spec):
             return None
-        if self._another_family(store, site) or (not spec.method and self.project_method(site)):
+        if self._another_family(store, site) or (not spec.method and self.project_method(site, ("claim",))):
             return None
         if spec.refuses and any(a.keyword is not None and a.keyword.value in spec.refuses for a in call.args):
             return None

@@ -77,6 +77,11 @@ def pair(
             scopes.setdefault(id(claim.scope), []).append(claim)
     for release in releases:
         lease = leases.get((release.receiver_shape, release.key_shape, homes(release)))
+        if lease is None and release.via is not None and type(release.receiver_shape) is tuple and release.receiver_shape[:1] == ("attr",):
+            # `client.adelete(k)` of a wrapper whose method deletes on `self.connection`, where the claim
+            # is the wrapper's own `asetNx(k, ...)`, known by its name: the wrapper stands for its client.
+            outer = leases.get((release.receiver_shape[1], release.key_shape, homes(release)))
+            lease = outer if outer is not None and all(c.store.claim_method_pattern for c in outer.claims) else None
         if release.document is not None and release.document.instance:
             # `self.delete()` in the lock model, `row.delete()`: a row of the model's one lease.
             found = by_model.get(release.document.model or "", [])

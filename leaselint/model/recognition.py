@@ -258,11 +258,15 @@ class RecognitionMixin:
             return None
         return values[0], scope
 
-    def project_method(self, site: CallSite) -> bool:
+    def project_method(self, site: CallSite, kinds: tuple) -> bool:
         """The call's method is the project's own, read where it is written: a method of a class of the
-        module, or of a function another module summarises (a claim its body shows, not its name)."""
+        module, or one another module summarises with an effect of `kinds` (its body, not its name,
+        says what it does; a summary that says nothing of that leaves the name to tell)."""
         method = site.call.func.attr.value  # type: ignore[union-attr]
         if any(method in cls.methods for cls in self.walker.classes):
             return True
         functions = self.project[2] if self.project is not None else {}
-        return any(name.rpartition(".")[2] == method for name in functions)
+        return any(
+            name.rpartition(".")[2] == method and any(effect[0] in kinds for effect in entry[0][3])
+            for name, entry in functions.items()
+        )

@@ -350,7 +350,9 @@ class ReleasesMixin:
 
     def _releases(self, site: CallSite, store, spec: ReleaseSpec) -> list[Release]:
         call = site.call
-        if self._another_family(store, site) or (store.claim_method_pattern and self.project_method(site)):
+        if self._another_family(store, site):
+            return []
+        if store.claim_method_pattern and self.project_method(site, ("release", "leased", "checked")):
             return []  # a project's `adelete` with a body of its own: what the body does, not its name
         if spec.form != "call":
             return self._document_releases(site, store, spec)

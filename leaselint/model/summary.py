@@ -434,6 +434,14 @@ def _factories(model, summarised: set) -> list:
         made = {_made_class(r.value, scope, module_scope) for r in _returns(scope.node)}
         if len(made) == 1 and next(iter(made)) in summarised:
             found.append((scope.name, (), (), (("returns", None, next(iter(made)), None, None, True, True, None, 0),)))
+            continue
+        # `def get_client() -> RedisClient:` with the class imported: named as a receiver is (absolutely).
+        returns = getattr(scope.node, "returns", None)
+        annotation = returns.annotation if returns is not None else None
+        if type(annotation) is cst.Name and annotation.value in model.imports:
+            name = annotation.value
+            ref = ("global", model.import_levels.get(name, 0), model.imports[name], name)
+            found.append((scope.name, (), (), (("returns", None, "", ref, None, True, True, None, 0),)))
     return found
 
 
