@@ -1358,3 +1358,51 @@ def test_a_wrappers_own_claim_known_by_its_name_pairs_with_its_summarised_releas
     found = findings(tmp_path, tree(tmp_path, files))
     # The wrapper's own `setnx`, then `expire`, is a lease at home too (its `adelete` frees the key).
     assert codes(found) == {"app/cache.py": [("LL005", 17, 22)], "app/sync.py": [("LL002", 6, 48), ("LL001", 11, 15)]}
+
+
+def test_a_factory_typed_with_a_class_of_no_summarised_method_leaves_the_method_name_to_tell(tmp_path):
+    # `Pool` reaches the factory through the package's `__init__`, whose summary holds no method of it:
+    # the object's class is unknown there, and its distinctive method's name still finds the method.
+    files = {
+        "app/__init__.py": "from app.pool import Pool\n",
+        "app/pool.py": """\
+            import redis.asyncio as aioredis
+
+            GIVE_BACK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class Pool:
+                def __init__(self):
+                    self.client = aioredis.Redis()
+
+                async def give_back_slot(self, key, token):
+                    return await self.client.eval(GIVE_BACK, 1, key, token)
+        """,
+        "app/common.py": """\
+            from app import Pool
+
+            POOLS = {}
+
+
+            async def take_pool(name) -> Pool:
+                return POOLS[name]
+        """,
+        "app/routes.py": """\
+            import secrets
+
+            from app.common import take_pool
+
+
+            async def handle(name):
+                pool = await take_pool(name)
+                token = secrets.token_hex(16)
+                if not await pool.client.set(f"slot:{name}", token, nx=True, ex=30):
+                    return None
+                try:
+                    return await forward(name)
+                finally:
+                    await pool.give_back_slot(f"slot:{name}", token)
+        """,
+    }
+    found = codes(findings(tmp_path, tree(tmp_path, files)))
+    assert found.get("app/routes.py") == [("LL006", 14, 15)]

@@ -311,7 +311,9 @@ class SummarisedCalls:
             where = resolver.defining_scope(node.value, scope)
             annotation = _annotation_of(where.node, node.value) if where is not None and node.value in where.params else None
             if annotation is not None:
-                return self.callee(cst.Call(func=annotation))  # `client: CacheClient`: its class
+                # `client: CacheClient`: its class, where the run knows its methods.
+                cls = self.callee(cst.Call(func=annotation))
+                return cls if cls is not None and any(key.startswith(cls + ".") for key in self.functions) else None
             values = where.bindings.get(node.value) if where is not None else None
             # `client = None` first (or again in an `except`), the object made once between.
             made = [v for v in values or () if not (type(v) is cst.Name and v.value == "None")]
@@ -321,15 +323,18 @@ class SummarisedCalls:
             held = resolver.self_attr_values(node.attr.value, scope)
             if len(held) == 1:
                 value = held[0][0]
-        if type(value) is cst.Await:
+        awaited = type(value) is cst.Await
+        if awaited:
             value = value.expression
         name = self.callee(value) if type(value) is cst.Call else None
         found = self.functions.get(name) if name is not None else None
         made = [(e[2], e[3]) for e in found[0][3] if e[0] == "returns"] if found is not None else []
         # `client = get_client()`, a factory of another module: an object of the class it hands back.
         if made:
-            return f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
-        return name
+            cls = f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
+            # A class of no summarised method here (re-exported, say): unknown, as an awaited maker's is.
+            return cls if any(key.startswith(cls + ".") for key in self.functions) else None
+        return None if awaited else name
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None
