@@ -158,13 +158,13 @@ class Project:
 
     def exported_names(self) -> set[str]:
         """The names a caller writes: a function's, or the class of a method (`Guard.release`); not a
-        value's (`WORKER`), which matters only where a module claims."""
+        value's (`WORKER`) or a factory's, which matter only where a module claims or calls the rest."""
         return {
             name.split(".")[0]
             for functions in self.modules.values()
             if functions
             for name, (summary, _) in functions.items()
-            if any(effect[0] != "value" for effect in summary[3])
+            if any(effect[0] not in ("value", "returns") for effect in summary[3])
         }
 
     def exported_methods(self) -> set[str]:

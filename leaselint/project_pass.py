@@ -17,9 +17,10 @@ SUMMARY = "/summary"
 
 CALLS_NONE = "/calls-none:"
 
-# Words of a value made once per process that another module may store as a token (`WORKER =
-# socket.gethostname()`): a module that holds one is read for its summary when a claim imports it.
-PROCESS_VALUE_WORDS = (b"gethostname", b"getpid", b"getfqdn", b"uuid1", b"platform.node", b"getnode")
+# The modules whose calls make the values a token is judged by (model/values.py: `uuid.uuid4()`,
+# `socket.gethostname()`, `time.time()`, ...): a module that names one may make a value another module
+# stores as a token (`SESSION = uuid.uuid4().hex`), and is read for its summary when a claim imports it.
+PROCESS_VALUE_WORDS = (b"uuid", b"socket", b"os.", b"platform", b"random", b"secrets", b"time", b"thread", b"environ")
 
 # How many times a module's summary may grow from its helpers' (a wrapper of a wrapper of the store).
 ROUNDS = 4

@@ -1406,3 +1406,86 @@ def test_a_factory_typed_with_a_class_of_no_summarised_method_leaves_the_method_
     }
     found = codes(findings(tmp_path, tree(tmp_path, files)))
     assert found.get("app/routes.py") == [("LL006", 14, 15)]
+
+
+def test_a_method_of_an_imported_project_class_is_no_store_claim_by_its_name(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/inflight.py": """\
+            import threading
+
+
+            class InFlight:
+                # An in-process registry: no store behind these names.
+                def __init__(self):
+                    self.items, self.guard = {}, threading.Lock()
+
+                def put_if_absent(self, key, value):
+                    with self.guard:
+                        return self.items.setdefault(key, value) is value
+
+                def delete(self, key):
+                    with self.guard:
+                        self.items.pop(key, None)
+        """,
+        "app/service.py": """\
+            from app.inflight import InFlight
+
+            INFLIGHT = InFlight()
+
+
+            def serve(request_id, work):
+                if not INFLIGHT.put_if_absent(f"req:{request_id}", work):
+                    return "busy"
+                try:
+                    return work()
+                finally:
+                    INFLIGHT.delete(f"req:{request_id}")
+        """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+def test_a_module_making_tokens_with_uuid_alone_is_read_for_them(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/ids.py": """\
+            import uuid
+
+            SESSION = uuid.uuid4().hex
+        """,
+        "app/jobs.py": """\
+            import redis
+
+            from app.ids import SESSION
+
+            r = redis.Redis()
+
+
+            def nightly(day):
+                if not r.set(f"nightly:{day}", SESSION, nx=True, ex=600):
+                    return
+                try:
+                    run_nightly(day)
+                finally:
+                    r.delete(f"nightly:{day}")
+        """,
+    }
+    found = codes(findings(tmp_path, tree(tmp_path, files)))
+    assert ("LL002", 9, 36) in found["app/jobs.py"]
+
+
+def test_a_function_typed_with_a_class_of_the_standard_library_is_no_factory(tmp_path):
+    from leaselint.model.build import build_model
+    from leaselint.model.summary import exports
+
+    import libcst as cst
+
+    module = cst.parse_module(
+        "from decimal import Decimal\n"
+        "from app.cache import Client\n\n\n"
+        "def parse(text) -> Decimal:\n    return Decimal(text)\n\n\n"
+        "def client() -> Client:\n    return CLIENTS['main']\n"
+    )
+    names = [entry[0] for entry in exports(build_model(module))]
+    assert "parse" not in names and "client" in names

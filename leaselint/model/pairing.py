@@ -18,6 +18,9 @@ from leaselint.model.traverse import nodes
 def mark_coroutines(leases) -> None:
     """A lease whose claim is awaited is on an asyncio client: its releases answer coroutines too."""
     for lease in leases:
+        # A project's own client (known by its method's name) may have sync methods beside async ones.
+        if any(claim.store.claim_method_pattern for claim in lease.claims):
+            continue
         if any(claim.awaited or claim.coroutine for claim in lease.claims):
             for release in lease.releases:
                 release.coroutine = True
@@ -583,6 +586,18 @@ _TAKING_WORDS = ("acquire", "claim", "obtain", "grab")
 
 def clears_before_claim(release: Release) -> bool:
     """A checked release in a function that takes the lease (`acquire`: delete my own leftover first,
-    then claim): finding nothing there is the usual answer, not a lost lease."""
-    name = release.scope.name.lower()
-    return any(word in name for word in _TAKING_WORDS) and not any(word in name for word in ("release", "unlock"))
+    then claim): finding nothing there is the usual answer, not a lost lease. The function is named
+    for taking (a word of its name) and claims after the release (a store's claim or an `acquire`)."""
+    words = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", release.scope.name).lower()))
+    if not words & set(_TAKING_WORDS) or words & {"release", "unlock"}:
+        return False
+    body = getattr(getattr(release.scope.node, "body", None), "body", ())
+    at = next((i for i, statement in enumerate(body) if contains(statement, release.call)), None)
+    if at is None:
+        return False
+    taking = {"acquire", "lock"} | {m for m in stores.method_names() if stores.claim_specs(m)}
+    return any(
+        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in taking
+        for statement in body[at + 1 :]
+        for node in nodes(statement, trivia=False)
+    )

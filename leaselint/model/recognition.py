@@ -263,10 +263,30 @@ class RecognitionMixin:
         module, or one another module summarises with an effect of `kinds` (its body, not its name,
         says what it does; a summary that says nothing of that leaves the name to tell)."""
         method = site.call.func.attr.value  # type: ignore[union-attr]
-        if any(method in cls.methods for cls in self.walker.classes):
+        if any(method in cls.methods for cls in self.walker.classes) or self._made_by_imported_class(site):
             return True
         functions = self.project[2] if self.project is not None else {}
         return any(
             name.rpartition(".")[2] == method and any(effect[0] in kinds for effect in entry[0][3])
             for name, entry in functions.items()
         )
+
+    def _made_by_imported_class(self, site: CallSite) -> bool:
+        """The receiver is made by a class imported from outside the standard library and the stores
+        (`INFLIGHT = InFlight()`): that class's method, whatever its body, not a store's by its name."""
+        from leaselint.project import outside_project
+
+        receiver, scope = site.call.func.value, site.scope  # type: ignore[union-attr]
+        value = None
+        if type(receiver) is cst.Name:
+            found = self.resolver.single_value(receiver.value, scope)
+            value = found[0] if found is not None else None
+        elif type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
+            held = self.resolver.self_attr_values(receiver.attr.value, scope)
+            value = held[0][0] if len(held) == 1 else None
+        if type(value) is cst.Await:
+            value = value.expression
+        if type(value) is not cst.Call or type(value.func) is not cst.Name or not value.func.value[:1].isupper():
+            return False
+        dotted = self.walker.imports.get(value.func.value)
+        return dotted is not None and (self.walker.import_levels.get(value.func.value, 0) > 0 or not outside_project(dotted))

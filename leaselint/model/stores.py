@@ -43,11 +43,12 @@ NAMED_FILTER = "the filter is a dict bound to a name first"
 @lru_cache(maxsize=None)
 def _specs(kind: str, method: str) -> tuple:
     """(store, spec) of every row of `kind` (claims, releases, ...) for `method`, in table order; for a
-    claim method no row names, the rows whose name pattern takes it (see Store.claim_method_pattern)."""
+    claim method, then the rows whose name pattern takes it (see Store.claim_method_pattern)."""
     found = tuple((store, spec) for store in STORES for spec in getattr(store, kind) if spec.method == method)
-    if found or kind != "claims" or not method or claim_pattern().fullmatch(method) is None:
+    if kind != "claims" or not method or claim_pattern().fullmatch(method) is None:
         return found
-    return tuple(
+    # After the rows that name it (etcd's `put_if_not_exists` on an etcd client only).
+    return found + tuple(
         (store, spec)
         for store in STORES
         if store.claim_method_pattern and re.fullmatch(store.claim_method_pattern, method)

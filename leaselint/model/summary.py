@@ -438,11 +438,16 @@ def _factories(model, summarised: set) -> list:
         # `def get_client() -> RedisClient:` with the class imported: named as a receiver is (absolutely).
         returns = getattr(scope.node, "returns", None)
         annotation = returns.annotation if returns is not None else None
-        if type(annotation) is cst.Name and annotation.value in model.imports:
+        if type(annotation) is cst.Name and annotation.value in model.imports and _project_import(model, annotation.value):
             name = annotation.value
             ref = ("global", model.import_levels.get(name, 0), model.imports[name], name)
             found.append((scope.name, (), (), (("returns", None, "", ref, None, True, True, None, 0),)))
     return found
+
+
+def _project_import(model, name: str) -> bool:
+    """`name` is imported from a module of the project (not the standard library, not a store's)."""
+    return model.import_levels.get(name, 0) > 0 or not outside_project(model.imports[name])
 
 
 def _made_class(node, scope, module_scope, depth: int = 0) -> str | None:

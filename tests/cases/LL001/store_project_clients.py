@@ -133,4 +133,19 @@ INVALID = [
         column=15,
         fixed=None,
     ),
+    Invalid(
+        """\
+        def rebuild(kv, index):
+            # A name a store row knows for its own clients (etcd's), on a client of the project.
+            if not kv.put_if_not_exists(f"rebuild:{index}", "busy", 120):
+                return
+            try:
+                run_rebuild(index)
+            finally:
+                kv.delete(f"rebuild:{index}")
+    """,
+        line=8,
+        column=9,
+        fixed=None,
+    ),
 ]
