@@ -267,5 +267,5 @@ class Store:
     # that is not awaited sends nothing to the server.
     async_modules: tuple[str, ...] = ()
     # A regular expression of method names: a claim spec with the method "" stands for every method
-    # whose whole name it matches and that no row names (a project's own `set_if_absent`).
+    # whose whole name it matches (a project's own `set_if_absent`), after the rows that name it.
     claim_method_pattern: str = ""
