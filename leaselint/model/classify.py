@@ -14,6 +14,7 @@ from leaselint.model.events import Claim, Expire, LockObject, Read, Release, Wri
 from leaselint.model.keys import free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.pairing import Called
+from leaselint.model.read_claims import ReadClaimsMixin
 from leaselint.model.recognition import RecognitionMixin
 from leaselint.model.releases import ReleasesMixin
 from leaselint.model.sql_rows import SqlMixin
@@ -26,7 +27,7 @@ from leaselint.model.walk import CallSite, Walker
 HANDED = "the store method is called through a name bound to it or a runner it is handed to"
 
 
-class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReleasesMixin, SqlMixin):
+class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixin, ReleasesMixin, SqlMixin):
     """Turns the walk's calls into claims, releases, reads, writes, expiries and lock objects."""
 
     def __init__(self, walker: Walker, positions, resolver: Resolver, project=None, origins=None) -> None:
