@@ -168,6 +168,8 @@ class ClaimWithoutDeadline(Rule):
                     continue
                 reported.add(id(claim.call))  # one report for a call that claims several keys (`msetnx`)
                 later = [e for e in lease.expiries if e.scope is claim.scope and claim.start <= e.start]
+                if not later and claim.expiry_after is not None:
+                    later = [claim.expiry_after]  # in the module's own function that claims
                 key = key_text(claim)
                 if later:
                     expire = later[0]

@@ -13,7 +13,7 @@ from functools import lru_cache
 import libcst as cst
 
 from leaselint.model.call_parts import _deliberate
-from leaselint.model.events import Claim, Release
+from leaselint.model.events import Claim, Expire, Release
 from leaselint.model.keys import _is_docstring
 from leaselint.model.scope import count_names
 from leaselint.model.stores import row_of
@@ -348,6 +348,32 @@ class SummarisedCalls:
                 return (event.start, event.end) if len(statements) > 1 else None
         return None
 
+    def _own_claim(self, via: str, line: int) -> Claim | None:
+        """The claim the module's own function `via` names makes at `line` (found by its name, class
+        and line: the project pass may have summarised this very module)."""
+        cls, _, function = via.split("`")[1].rpartition(".")
+        for claim in self.classifier.claims:
+            if (
+                claim.start.line == line
+                and claim.via is None
+                and claim.scope.name == function
+                and (claim.scope.cls.name if claim.scope.cls is not None else "") == cls.rpartition(".")[2]
+            ):
+                return claim
+        return None
+
+    def _expiry_after(self, claim: Claim) -> Expire | None:
+        """The function's own `expire` of the key it claimed, after the claim (`setnx`, then `expire`)."""
+        for expire in self.classifier.expiries:
+            if (
+                expire.scope is claim.scope
+                and expire.key_shape == claim.key_shape
+                and expire.receiver_shape == claim.receiver_shape
+                and claim.start <= expire.start
+            ):
+                return expire
+        return None
+
     def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
         classifier = self.classifier
         if reference[0] == "param":
@@ -405,10 +431,14 @@ class SummarisedCalls:
             common["inside"] = self._inside(via, effect[8])
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))
+            own = self._own_claim(via, effect[8])
+            mine = own is not None and not value and own.value is not None
             return Claim(
                 **common,
                 spec=spec,
-                value=bound.get(value) if value else None,
+                value=bound.get(value) if value else own.value if mine else None,  # type: ignore[union-attr]
+                value_scope=own.scope if mine else None,  # type: ignore[union-attr]
+                expiry_after=self._expiry_after(own) if own is not None and not has_lifetime else None,
                 has_lifetime=has_lifetime,
                 usage="statement" if site.usage != "expression" else "expression",
                 result_name=result_name,

@@ -86,6 +86,11 @@ class Claim(Event):
     decides: bool = False
     # A plain write that claims because a read found the key absent first (LL009).
     read_check: ReadCheck | None = None
+    # Made through a function of this module that stores a value of its own (`"1"`): that function's
+    # scope, where the value is read.
+    value_scope: Scope | None = None
+    # ... and gives it its lifetime by a second call of its own (`setnx`, then `expire`).
+    expiry_after: "Expire | None" = None
 
 
 @dataclass(eq=False)
@@ -303,7 +308,8 @@ class LeaseModel:
         """The origin of the value a claim stores (asked by LL002, LL003 and the fixes)."""
         found = self.claim_origins.get(id(claim))
         if found is None:
-            found = self.claim_origins[id(claim)] = self.origins.origin(claim.value, claim.scope, claim.key_shape)
+            scope = claim.value_scope or claim.scope
+            found = self.claim_origins[id(claim)] = self.origins.origin(claim.value, scope, claim.key_shape)
         return found
 
     def token_origins(self):

@@ -29,7 +29,7 @@ from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exporte
 from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import count_uses
 from leaselint.model.values import SERIALIZERS
-from leaselint.model.traverse import TRIVIA, children
+from leaselint.model.traverse import TRIVIA, children, nodes
 from leaselint.project import outside_project
 
 # How deep locals are followed back to the parameters they are made of.
@@ -155,8 +155,10 @@ def _names(node: cst.CSTNode) -> set[str]:
     return found
 
 
-def _returned(event, model) -> tuple[bool, str | None]:
-    """Whether the function returns the event's answer, and how a caller tells a lost lease by it."""
+def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
+    """Whether the function returns the event's answer, and how a caller tells a lost lease by it.
+    A claim's answer may be read on the way too (`if ok: r.expire(key, ttl)`, then `return ok`):
+    the caller still learns it."""
     statement = event.statement
     body = getattr(statement, "body", ())
     lost_when = event.spec.lost_when if hasattr(event.spec, "lost_when") else None
@@ -170,19 +172,59 @@ def _returned(event, model) -> tuple[bool, str | None]:
             return True, "not {result}"
         return False, None
     name = model.assigned.get(id(event.call))
+    if name is None and claim:
+        name = _bound_truth(statement, event.call)  # `ok = r.setnx(key, v) == 1`
     if name is None:
         name, lost_when = _unpacked(statement, event.call, lost_when)
     if name is None:
         return False, None
-    if count_uses(event.scope.node, name) != 2:
+    returns = _returns(event.scope.node)
+    if claim:
+        if len(event.scope.bindings.get(name, ())) != 1:
+            return False, None
+        if _failure_returned(event.scope.node, returns, name):
+            return True, "not {result}"
+    elif count_uses(event.scope.node, name) != 2:
         return False, None  # the function reads the answer itself (`if not ok: log...`): it handles it
-    for node in _returns(event.scope.node):
+    for node in returns:
         value = node.value
         if isinstance(value, cst.Name) and value.value == name:
             return True, lost_when
         if value is not None and _boolean_of(value, cst.Name(name)):
             return True, "not {result}"
     return False, None
+
+
+def _bound_truth(statement, call) -> str | None:
+    """The name bound to a test of the answer that keeps its truth (`ok = r.setnx(k, v) == 1`)."""
+    body = getattr(statement, "body", ())
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(body) == 1 and type(body[0]) is cst.Assign):
+        return None
+    assign = body[0]
+    target = assign.targets[0].target if len(assign.targets) == 1 else None
+    return target.value if type(target) is cst.Name and _boolean_of(assign.value, call) else None
+
+
+def _failure_returned(function: cst.CSTNode, returns: list, name: str) -> bool:
+    """Every return gives `True` or `False`, and `if not ok: return False` is among them: the
+    function answers the claim's truth (`if not result: return False`, then `return True`)."""
+    values = [_code(node.value) if node.value is not None else "" for node in returns]
+    if "True" not in values or any(value not in ("True", "False") for value in values):
+        return False
+    for node in nodes(function):
+        if (
+            type(node) is cst.If
+            and type(node.test) is cst.UnaryOperation
+            and type(node.test.operator) is cst.Not
+            and type(node.test.expression) is cst.Name
+            and node.test.expression.value == name
+            and type(node.body) is cst.IndentedBlock
+            and node.body.body
+            and type(node.body.body[-1]) is cst.SimpleStatementLine
+            and _code(node.body.body[-1]) == "return False"
+        ):
+            return True
+    return False
 
 
 def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str | None]:
@@ -319,7 +361,8 @@ def exports(model, local: bool = False) -> tuple:
         name = scope.name
         if scope.cls is not None:
             # A method of a module-level class, called on an instance (`guard.release(key)`).
-            if id(scope.cls.node) not in top_classes or scope.self_name is None or _is_classmethod(scope.node):
+            # A classmethod too, for the module's own callers (`cls._acquire(key)`, `Gate.acquire(key)`).
+            if id(scope.cls.node) not in top_classes or scope.self_name is None or (_is_classmethod(scope.node) and not local):
                 continue
             positional = positional[1:]
             name = f"{scope.cls.name}.{scope.name}"
@@ -332,7 +375,7 @@ def exports(model, local: bool = False) -> tuple:
                 continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
-            returns, lost_when = _returned(event, model)
+            returns, lost_when = _returned(event, model, claim=kind == "claim")
             if kind == "checked" and not (returns and lost_when):
                 continue
             if kind == "claim" and not returns:

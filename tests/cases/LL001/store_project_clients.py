@@ -7,6 +7,18 @@ VALID = [
     Valid(
         """\
         # no rule reports this
+        async def fill_profile(item):
+            # An object mapper's field update (`SET nickname = if_not_exists(...)`), whose answer
+            # nobody reads: no claim, so its field's removal is no release.
+            await item.set_if_not_exists("nickname", "anon")
+            await item.save()
+            if item.banned:
+                await item.delete("nickname")
+    """
+    ),
+    Valid(
+        """\
+        # no rule reports this
         def first_delivery(kv, message_id):
             # A key claimed once and left to expire: a dedupe mark, no lease.
             if not kv.setnx_ex(f"seen:{message_id}", 3600):
