@@ -162,6 +162,7 @@ class ClaimWithoutDeadline(Rule):
     def check(self, context: Context) -> Iterator[Diagnostic]:
         key_text = context.model.key_text
         reported: set[int] = set()
+        at: set[tuple[int, int]] = set()
         for lease in context.model.leases:
             for claim in lease.claims:
                 if claim.has_lifetime or id(claim.call) in reported:
@@ -182,10 +183,27 @@ class ClaimWithoutDeadline(Rule):
                     except NoFix as why:
                         fix = None
                         message += f" (no automatic fix: {why})"
-                    yield self.at_event(claim, message, fix)
+                    found = self.at_event(claim, message, fix)
                 else:
                     why = claim.spec.no_lifetime or claim.store.no_lifetime or "a crashed holder keeps it forever"
-                    yield self.at_event(claim, f"Lease `{key}` is claimed without a lifetime: {why} ({NO_LIFETIME})")
+                    found = self.at_event(claim, f"Lease `{key}` is claimed without a lifetime: {why} ({NO_LIFETIME})")
+                at.add((found.start.line, found.start.column))
+                yield found
+        for claim, expire in context.model.split_lifetimes:
+            # A claim helper's own `setnx`, then `expire`: reported once, there, for all its callers.
+            if id(claim.call) in reported or (claim.start.line, claim.start.column) in at:
+                continue
+            key = key_text(claim)
+            message = (
+                f"Lease `{key}` gets its lifetime from a second call (`{expire.method}`): "
+                "a crash between the two leaves a claim that never expires"
+            )
+            try:
+                fix = context.fixer.merge_lifetime(claim, expire)
+            except NoFix as why:
+                fix = None
+                message += f" (no automatic fix: {why})"
+            yield self.at_event(claim, message, fix)
         for lock in context.model.locks:
             # A test's lock object is the test's own (a test of the lock library, or of the code that
             # takes it), held for the test alone: no lease another worker waits on.

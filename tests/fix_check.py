@@ -84,6 +84,10 @@ def lease_apis(source: str) -> list[Api]:
     for lock in model.locks:
         if _top(lock.scope) and lock.scope.cls is None:
             found.setdefault(("function", lock.scope.name), Api("function", lock.scope.name, is_async=lock.scope.is_async))
+    for claim, _ in model.split_lifetimes:
+        # A claim helper of no release in its module (`setnx`, then `expire`): run as its callers do.
+        if _top(claim.scope) and claim.scope.cls is None:
+            found.setdefault(("function", claim.scope.name), Api("function", claim.scope.name, is_async=claim.scope.is_async))
     leased = {id(r) for lease in model.leases if lease.claims for r in lease.releases}
     for release in model.releases:
         scope = release.scope

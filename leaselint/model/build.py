@@ -187,6 +187,29 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
     return model
 
 
+def _split_lifetimes(walker: Walker, classifier, leases) -> list:
+    """(claim, expire) of a claim helper (its key a parameter, its answer handed back) that gives the
+    key its lifetime by a second call (`setnx`, then `expire`): its callers' leases, one finding."""
+    from leaselint.model.summary import helper_claim
+
+    leased = {id(claim) for lease in leases for claim in lease.claims}
+    found = []
+    for claim in classifier.claims:
+        if claim.has_lifetime or id(claim) in leased or claim.via is not None or claim.scope.is_test:
+            continue
+        for expire in classifier.expiries:
+            if (
+                expire.scope is claim.scope
+                and expire.key_shape == claim.key_shape
+                and expire.receiver_shape == claim.receiver_shape
+                and claim.start <= expire.start
+                and helper_claim(claim, walker)
+            ):
+                found.append((claim, expire))
+                break
+    return found
+
+
 def _local_project(model: LeaseModel, walker: Walker, project, known: dict):
     """(the project with the module's own summaries added, the plain names to make sites for), or
     None when no summary of the module's own functions is new and called in the module."""
@@ -271,6 +294,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         with_swallows=_with_lock_swallows(walker, classifier),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
+        split_lifetimes=_split_lifetimes(walker, classifier, leases),
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,

@@ -285,6 +285,8 @@ class LeaseModel:
     lock_answers: dict = field(default_factory=dict)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
+    # (claim, expire): a claim helper's `setnx`, then its `expire` of the key (model/build.py).
+    split_lifetimes: list = field(default_factory=list)
     # Claims and blind releases no lease of the module holds, by portable key (model/keyed.py).
     keyed: tuple = ()
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.

@@ -195,6 +195,13 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
     return False, None
 
 
+def helper_claim(claim, model) -> bool:
+    """The claim's key is made of its function's parameters and the function hands its answer back:
+    a claim its callers make (`model`: anything with `assigned`, as the walker)."""
+    params = set(claim.scope.params)
+    return bool(free_names(claim.key_shape) & params) and _returned(claim, model, claim=True)[0]
+
+
 def _bound_truth(statement, call) -> str | None:
     """The name bound to a test of the answer that keeps its truth (`ok = r.setnx(k, v) == 1`)."""
     body = getattr(statement, "body", ())
@@ -351,6 +358,7 @@ def exports(model, local: bool = False) -> tuple:
             kind = "leased" if id(release) in leased or release.reported_home else "release"
             by_scope.setdefault(id(release.scope), []).append((kind, release))
     found = []
+    split = {id(claim) for claim, _ in model.split_lifetimes}
     functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
     top_classes = {id(statement) for statement in model.module.body if type(statement) is cst.ClassDef}
     for scope in model.scopes:
@@ -398,8 +406,9 @@ def exports(model, local: bool = False) -> tuple:
                     _code(key),
                     receiver,
                     value,
-                    # Its missing lifetime is reported at home when it is a lease there.
-                    _lifetime(event, params, home),
+                    # Its missing lifetime is reported at home when it is a lease there, or when the
+                    # function sets it by a second call (model/build.py's split lifetimes).
+                    _lifetime(event, params, home or (not local and id(event) in split)),
                     returns,
                     lost_when if kind == "checked" else None,
                     event.start.line,

@@ -33,6 +33,37 @@ VALID = [
 ]
 
 INVALID = [
+    # A claim helper with no release in its module: its own `setnx`, then `expire`, is reported once
+    # there for every caller, and merged into one `set` whose answer keeps setnx's truth.
+    Invalid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def reserve(key, owner, seconds=90):
+            got = r.setnx(key, owner)
+            r.expire(key, seconds)
+            if not got:
+                return False
+            return True
+    """,
+        line=7,
+        fixed="""\
+        import redis
+
+        r = redis.Redis()
+
+
+        def reserve(key, owner, seconds=90):
+            got = bool(r.set(key, owner, nx=True, ex=seconds))
+            if not got:
+                return False
+            return True
+    """,
+        message_contains="gets its lifetime from a second call (`expire`)",
+    ),
     # A class of classmethods: the helper claims with `setnx` and sets the lifetime in a second call,
     # its answer read on the way and handed back. Reported at the helper's claim.
     Invalid(
