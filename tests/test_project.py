@@ -1489,3 +1489,55 @@ def test_a_function_typed_with_a_class_of_the_standard_library_is_no_factory(tmp
     )
     names = [entry[0] for entry in exports(build_model(module))]
     assert "parse" not in names and "client" in names
+
+
+# A module-level object of the project's class, imported by name; its claim stores a value of its own.
+SHARED_OBJECT = {
+    "app/__init__.py": "",
+    "app/slots.py": """\
+        import redis
+
+
+        class Slots:
+            def __init__(self):
+                self.conn = redis.Redis()
+
+            def take(self, key, ttl=120):
+                return self.conn.set(key, "taken", nx=True, ex=ttl)
+
+            def give_back(self, key):
+                return self.conn.delete(key)
+
+
+        slots = Slots()
+    """,
+    "app/imports.py": """\
+        from app.slots import slots
+
+
+        def import_feed(feed):
+            key = f"feed-import:{feed}"
+            if not slots.take(key):
+                return False
+            try:
+                load(feed)
+            finally:
+                slots.give_back(key)
+            return True
+    """,
+}
+
+
+def test_an_imported_object_is_of_the_class_its_module_makes_it_with(tmp_path):
+    found = findings(tmp_path, tree(tmp_path, SHARED_OBJECT))
+    assert codes(found) == {"app/imports.py": [("LL002", 6, 12), ("LL001", 11, 9)]}
+    assert "comes from a constant that `Slots.take` (app/slots.py:9) stores" in found["app/imports.py"][0][3]
+    assert "the release is made inside `Slots.give_back` (app/slots.py:12)" in found["app/imports.py"][1][3]
+
+
+def test_an_imported_object_made_by_no_summarised_class_is_of_none(tmp_path):
+    """Its class is not taken from the import; the distinctive name `give_back` still finds its
+    method, and so the class the object shows by it (model/calls.py)."""
+    files = dict(SHARED_OBJECT)
+    files["app/slots.py"] = files["app/slots.py"].replace("slots = Slots()", "slots = make_slots()")
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {"app/imports.py": [("LL002", 6, 12), ("LL001", 11, 9)]}

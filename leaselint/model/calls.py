@@ -17,6 +17,7 @@ from leaselint.model.events import Claim, Expire, Release
 from leaselint.model.keys import _is_docstring
 from leaselint.model.scope import count_names
 from leaselint.model.stores import row_of
+from leaselint.model.values import Origin
 from leaselint.model.summary import NameTransformer
 from leaselint.project import absolute
 
@@ -307,6 +308,7 @@ class SummarisedCalls:
         makes it: `guard = Guard(...)` (in the function or the module), `self.guard = Guard(...)`."""
         resolver = self.classifier.resolver
         value = None
+        imported = False
         if type(node) is cst.Name:
             where = resolver.defining_scope(node.value, scope)
             annotation = _annotation_of(where.node, node.value) if where is not None and node.value in where.params else None
@@ -319,6 +321,9 @@ class SummarisedCalls:
             made = [v for v in values or () if not (type(v) is cst.Name and v.value == "None")]
             if len(made) == 1:
                 value = made[0]
+            if value is None and node.value in self.walker.imports and where is resolver.module_scope:
+                # `from app.cache import store`: an object another module makes (its summary says of what).
+                value, imported = cst.Call(func=node), True
         elif type(node) is cst.Attribute and type(node.value) is cst.Name and resolver.is_self(node.value, scope):
             held = resolver.self_attr_values(node.attr.value, scope)
             if len(held) == 1:
@@ -334,7 +339,8 @@ class SummarisedCalls:
             cls = f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
             # A class of no summarised method here (re-exported, say): unknown, as an awaited maker's is.
             return cls if any(key.startswith(cls + ".") for key in self.functions) else None
-        return None if awaited else name
+        # An awaited maker's object, or an imported one of no summarised class: unknown.
+        return None if awaited or imported else name
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None
@@ -432,12 +438,17 @@ class SummarisedCalls:
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))
             own = self._own_claim(via, effect[8])
-            mine = own is not None and not value and own.value is not None
+            mine = own is not None and type(value) is not str and own.value is not None
+            made = None
+            if type(value) is tuple and not mine:
+                # A value the function stores of its own (`"1"`): the caller's call stands for it.
+                made = Origin(value[1], f"{value[2]} that {via} stores", site.call)
             return Claim(
                 **common,
                 spec=spec,
-                value=bound.get(value) if value else own.value if mine else None,  # type: ignore[union-attr]
+                value=bound.get(value) if type(value) is str else own.value if mine else site.call if made else None,  # type: ignore[union-attr]
                 value_scope=own.scope if mine else None,  # type: ignore[union-attr]
+                value_origin=made,
                 expiry_after=self._expiry_after(own) if own is not None and not has_lifetime else None,
                 has_lifetime=has_lifetime,
                 usage="statement" if site.usage != "expression" else "expression",

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from leaselint.model.documents import Document
     from leaselint.model.keys import Resolver
     from leaselint.model.scope import Scope
+    from leaselint.model.values import Origin
     from leaselint.model.values import Origins
     from leaselint.model.stores import ClaimSpec, ReleaseSpec, Store
 
@@ -89,6 +90,8 @@ class Claim(Event):
     # Made through a function of this module that stores a value of its own (`"1"`): that function's
     # scope, where the value is read.
     value_scope: Scope | None = None
+    # Made through another module's function that stores a value of its own: that value's origin.
+    value_origin: "Origin | None" = None
     # ... and gives it its lifetime by a second call of its own (`setnx`, then `expire`).
     expiry_after: "Expire | None" = None
 
@@ -308,7 +311,7 @@ class LeaseModel:
 
     def claim_origin(self, claim: Claim):
         """The origin of the value a claim stores (asked by LL002, LL003 and the fixes)."""
-        found = self.claim_origins.get(id(claim))
+        found = self.claim_origins.get(id(claim)) or claim.value_origin
         if found is None:
             scope = claim.value_scope or claim.scope
             found = self.claim_origins[id(claim)] = self.origins.origin(claim.value, scope, claim.key_shape)

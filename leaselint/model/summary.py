@@ -398,6 +398,8 @@ def exports(model, local: bool = False) -> tuple:
             value = None
             if kind == "claim":
                 value = _value_param(event.value, scope, model, params)
+                if value is None and event.value is not None and not local:
+                    value = _own_value(event, model)
             home = id(event) in leased
             effects.append(
                 (
@@ -494,6 +496,13 @@ def _factories(model, summarised: set) -> list:
             name = annotation.value
             ref = ("global", model.import_levels.get(name, 0), model.imports[name], name)
             found.append((scope.name, (), (), (("returns", None, "", ref, None, True, True, None, 0),)))
+    for statement in model.module.body:
+        # `store = Store()` at module level: another module's `from app.cache import store` is of it.
+        name, value = _single_assign(statement)
+        if name is not None and len(module_scope.bindings.get(name, ())) == 1:
+            made = _made_class(value, module_scope, module_scope)
+            if made in summarised:
+                found.append((name, (), (), (("returns", None, made, None, None, True, True, None, 0),)))
     return found
 
 
@@ -556,6 +565,17 @@ def _value_param(node, scope, model, params: set[str]) -> str | None:
     return node.value if isinstance(node, cst.Name) and node.value in params else None
 
 
+def _own_value(event, model) -> tuple | None:
+    """("made", kind, reason) of a value the claim stores of its own (`"1"`, the host name), fixed or
+    guessable whatever its callers pass: their leases' token."""
+    from leaselint.model.values import FIXED, GUESSABLE
+
+    origin = model.claim_origin(event)
+    if origin.kind in (FIXED, GUESSABLE) and not origin.arguments:
+        return ("made", origin.kind, origin.reason)
+    return None
+
+
 def _lifetime(event, params: set[str], home: bool):
     """Whether the claim has a lifetime: True, False, or the name of the parameter that gives it
     (`ex=ttl` with `ttl=None`: the caller's argument decides)."""
@@ -583,6 +603,10 @@ def wants(model) -> tuple:
         dotted = model.imports.get(name)
         if dotted is not None:
             found.add((levels.get(name, 0), f"{dotted}.{attribute}"))
+    for name, _ in model.called_attributes:
+        dotted = model.imports.get(name)
+        if dotted is not None and "." in dotted:
+            found.add((levels.get(name, 0), dotted))  # `store.claim(key)`: the object itself, if made there
     # The standard library and the stores' own modules hold no project function.
     found = {w for w in found if w[0] or not outside_project(w[1])}
     found.update(("method", name) for name in model.called_methods)
