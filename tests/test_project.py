@@ -1541,3 +1541,35 @@ def test_an_imported_object_made_by_no_summarised_class_is_of_none(tmp_path):
     files = dict(SHARED_OBJECT)
     files["app/slots.py"] = files["app/slots.py"].replace("slots = Slots()", "slots = make_slots()")
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {"app/imports.py": [("LL002", 6, 12), ("LL001", 11, 9)]}
+
+
+def test_a_value_of_a_claim_that_is_a_lease_at_home_is_reported_there_alone(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/locks.py": """\
+            import redis
+
+            r = redis.Redis()
+
+
+            def acquire(key, ttl=60):
+                return r.set(key, "1", nx=True, ex=ttl)
+
+
+            def release(key):
+                r.delete(key)
+        """,
+        "app/jobs.py": """\
+            from app import locks
+
+
+            def nightly(day):
+                if not locks.acquire(f"nightly:{day}"):
+                    return
+                try:
+                    run(day)
+                finally:
+                    locks.release(f"nightly:{day}")
+        """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {"app/locks.py": [("LL002", 7, 23), ("LL001", 11, 5)]}

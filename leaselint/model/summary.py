@@ -398,8 +398,8 @@ def exports(model, local: bool = False) -> tuple:
             value = None
             if kind == "claim":
                 value = _value_param(event.value, scope, model, params)
-                if value is None and event.value is not None and not local:
-                    value = _own_value(event, model)
+                if value is None and event.value is not None and not local and id(event) not in leased:
+                    value = _own_value(event, model)  # (one that is a lease at home is reported there)
             home = id(event) in leased
             effects.append(
                 (
