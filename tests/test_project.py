@@ -1573,3 +1573,39 @@ def test_a_value_of_a_claim_that_is_a_lease_at_home_is_reported_there_alone(tmp_
         """,
     }
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {"app/locks.py": [("LL002", 7, 23), ("LL001", 11, 5)]}
+
+
+def test_classmethods_of_another_module_called_on_the_class_are_its_helpers(tmp_path):
+    files = {
+        "app/__init__.py": "",
+        "app/util.py": """\
+            import redis
+
+
+            class Slots:
+                conn = redis.Redis()
+
+                @classmethod
+                def occupy(cls, key, ttl=90):
+                    return cls.conn.set(key, "on", nx=True, ex=ttl)
+
+                @classmethod
+                def vacate(cls, key):
+                    cls.conn.delete(key)
+        """,
+        "app/jobs.py": """\
+            from app.util import Slots
+
+
+            def rebuild(index):
+                if not Slots.occupy(f"rebuild:{index}"):
+                    return
+                try:
+                    run(index)
+                finally:
+                    Slots.vacate(f"rebuild:{index}")
+        """,
+    }
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert codes(found) == {"app/jobs.py": [("LL002", 5, 12), ("LL001", 10, 9)]}
+    assert "comes from a constant that `Slots.occupy` (app/util.py:9) stores" in found["app/jobs.py"][0][3]

@@ -164,6 +164,9 @@ class SummarisedCalls:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in walker.imports:
             dotted = f"{walker.imports[func.value.value]}.{func.attr.value}"
             level = walker.import_levels.get(func.value.value, 0)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self._module_level(func.value.value):
+            # `CacheUtil.occupy(key)`: a classmethod or staticmethod of the module's own class.
+            return f"{self.module}.{func.value.value}.{func.attr.value}"
         else:
             return None
         if dotted is None:

@@ -369,10 +369,11 @@ def exports(model, local: bool = False) -> tuple:
         name = scope.name
         if scope.cls is not None:
             # A method of a module-level class, called on an instance (`guard.release(key)`).
-            # A classmethod too, for the module's own callers (`cls._acquire(key)`, `Gate.acquire(key)`).
-            if id(scope.cls.node) not in top_classes or scope.self_name is None or (_is_classmethod(scope.node) and not local):
+            # A classmethod or staticmethod too, called on the class (`CacheUtil.occupy(key)`, `cls._take(key)`).
+            if id(scope.cls.node) not in top_classes or (scope.self_name is None and not scope.is_static):
                 continue
-            positional = positional[1:]
+            if not scope.is_static:
+                positional = positional[1:]
             name = f"{scope.cls.name}.{scope.name}"
         params = set(positional) | set(keyword)
         effects = []
@@ -583,12 +584,6 @@ def _lifetime(event, params: set[str], home: bool):
     if type(lifetime) is cst.Name and lifetime.value in params and not getattr(event, "has_lifetime", True):
         return lifetime.value
     return bool(getattr(event, "has_lifetime", True)) or home
-
-
-def _is_classmethod(node: cst.CSTNode) -> bool:
-    return any(
-        type(d.decorator) is cst.Name and d.decorator.value == "classmethod" for d in getattr(node, "decorators", ())
-    )
 
 
 def wants(model) -> tuple:

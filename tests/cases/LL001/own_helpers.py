@@ -135,6 +135,40 @@ VALID = [
 ]
 
 INVALID = [
+    # Static helpers of a utility class, called on the class: the caller's key is what they claim and
+    # delete.
+    Invalid(
+        """\
+        import redis
+
+        _conn = redis.Redis()
+
+
+        class KeyGuard:
+            @staticmethod
+            def occupy(key, seconds=60):
+                return _conn.set(key, "x", nx=True, ex=seconds)
+
+            @staticmethod
+            def vacate(key):
+                _conn.delete(key)
+
+
+        def publish(post_id):
+            key = f"publishing:{post_id}"
+            if not KeyGuard.occupy(key):
+                return False
+            try:
+                push(post_id)
+            finally:
+                KeyGuard.vacate(key)
+            return True
+    """,
+        line=23,
+        column=9,
+        fixed=None,
+        message_contains="the release is made inside `KeyGuard.vacate` (line 13)",
+    ),
     # The claim goes through the class's own put-if-absent helper, whose answer it returns tested;
     # the release deletes the key through the client.
     Invalid(
