@@ -25,7 +25,7 @@ from leaselint.model.keys import free_names
 from leaselint.model.positions import head
 from leaselint.model.scope import contains, count_names
 from leaselint.model.traverse import nodes
-from leaselint.model.values import FIXED, FRESH, GUESSABLE
+from leaselint.model.values import FIXED, FRESH, GUESSABLE, _imported_capitals
 from leaselint.model.walk import decoded, dotted
 
 SCRIPT_NAME = "LEASE_RELEASE_SCRIPT"
@@ -828,6 +828,8 @@ class LeaseFixer:
         self._fits_lease(lease)
         self._value_kept(lease, claim.scope.cls)
         origin = self.model.claim_origin(claim)
+        if origin.node is not None and _imported_capitals(origin.node, self.model.imports) is not None:
+            raise NoFix("other modules may read the value back")
         if (
             len(origin.arguments) == 1
             and origin.node is not None

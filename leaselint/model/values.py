@@ -245,7 +245,7 @@ class Origins:
         if found is None and where is not None and where.parent is not None:
             return self._every_binding(node.value, where, key_shape, depth)
         if found is None:
-            return self._imported(node)
+            return self._imported(node, constant=True)
         value, where = found
         inner = self.origin(value, where, key_shape, depth + 1)
         if where.parent is None and scope.parent is not None:
@@ -406,13 +406,18 @@ class Origins:
                 return Origin(inner.kind, inner.reason, node)
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
-        return self._imported(node)
+        return self._imported(node, constant=True)
 
-    def _imported(self, node: cst.BaseExpression) -> Origin:
-        """A value another module of the project makes, as its summary says (`WORKER` of `.ids`)."""
+    def _imported(self, node: cst.BaseExpression, constant: bool = False) -> Origin:
+        """A value another module of the project makes, as its summary says (`WORKER` of `.ids`).
+        `constant`: read as a value, an imported name in capitals (`LOCK_VALUE`, `config.OWNER`) is
+        another module's module-level value, made once per process whatever it is."""
         found = self.imported_value(node) if self.imported_value is not None else None
         if found is None:
-            return Origin(UNKNOWN)
+            name = _imported_capitals(node, self.imports) if constant else None
+            if name is None:
+                return Origin(UNKNOWN)
+            return Origin(FIXED, f"`{name}`, another module's value made once per process", node)
         kind, reason, made = found
         return Origin(kind, reason, node, made=made)
 
@@ -685,3 +690,25 @@ def _argument(call: cst.Call, index: int, name: str) -> cst.BaseExpression | Non
             return arg.value
         position += 1
     return None
+
+
+def _imported_capitals(node: cst.BaseExpression, imports: dict[str, str]) -> str | None:
+    """`LOCK_VALUE` imported by name, or `config.LOCK_VALUE` of an imported module: a name in
+    capitals, not a setting of the environment or of a settings object (`settings.WORKER_ID`)."""
+    if type(node) is cst.Name and node.value in imports:
+        name = node.value
+    elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value in imports:
+        if node.value.value.lower() in ("settings", "conf", "environ") or imports[node.value.value].endswith(".settings"):
+            return None
+        name = node.attr.value
+    else:
+        return None
+    stripped = name.strip("_")
+    if not stripped or not stripped.replace("_", "").isalnum() or not stripped.isupper() or not any(c.isalpha() for c in stripped):
+        return None
+    return code_of_name(node)
+
+
+def code_of_name(node: cst.BaseExpression) -> str:
+    return node.value if type(node) is cst.Name else f"{node.value.value}.{node.attr.value}"  # type: ignore[union-attr]
+
