@@ -1615,3 +1615,70 @@ def test_classmethods_of_another_module_called_on_the_class_are_its_helpers(tmp_
     found = findings(tmp_path, tree(tmp_path, files))
     assert codes(found) == {"app/jobs.py": [("LL002", 5, 12), ("LL001", 10, 9)]}
     assert "comes from a constant that `Slots.occupy` (app/util.py:9) stores" in found["app/jobs.py"][0][3]
+
+
+# A store wrapper class whose conditional create sets the lifetime by a second call, reached through
+# a factory typed with it, itself called through a helper of the caller's module.
+WRAPPED_STORE = {
+    "app/__init__.py": "",
+    "app/store.py": """\
+        import redis
+
+
+        class KV:
+            def __init__(self, url):
+                self.conn = redis.Redis.from_url(url)
+
+            def putNx(self, key, value, expiration=300):
+                done = self.conn.setnx(key, value)
+                self.conn.expire(key, expiration)
+                if not done:
+                    return False
+                return True
+
+            def delete(self, key):
+                return self.conn.delete(key)
+    """,
+    "app/registry.py": """\
+        from app.store import KV
+
+        _kv = None
+
+
+        def shared_kv() -> KV:
+            global _kv
+            if _kv is None:
+                _kv = KV("redis://kv")
+            return _kv
+    """,
+    "app/sweep.py": """\
+        SWEEP_KEY = "app:sweep"
+
+
+        def _kv():
+            try:
+                from app.registry import shared_kv
+                return shared_kv()
+            except ImportError:
+                return None
+
+
+        def sweep():
+            redis = _kv()
+            if not redis.putNx(SWEEP_KEY, 1, expiration=120):
+                return
+            try:
+                run_sweep()
+            finally:
+                redis.delete(SWEEP_KEY)
+    """,
+}
+
+
+def test_a_wrapper_class_reached_through_a_helper_of_a_factory(tmp_path):
+    found = findings(tmp_path, tree(tmp_path, WRAPPED_STORE))
+    assert codes(found) == {
+        "app/store.py": [("LL005", 9, 16)],
+        "app/sweep.py": [("LL002", 14, 35), ("LL001", 19, 9)],
+    }
+    assert "gets its lifetime from a second call (`expire`)" in found["app/store.py"][0][3]

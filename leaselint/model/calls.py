@@ -16,7 +16,7 @@ from leaselint.model.call_parts import _deliberate
 from leaselint.model.events import Claim, Expire, Release
 from leaselint.model.keys import _is_docstring
 from leaselint.model.scope import count_names
-from leaselint.model.stores import row_of
+from leaselint.model.stores import claim_pattern, row_of
 from leaselint.model.values import Origin
 from leaselint.model.summary import NameTransformer
 from leaselint.project import absolute
@@ -233,6 +233,12 @@ class SummarisedCalls:
                         # Or another method of the class that object showed by such a method.
                         cls = known.get(self._object_of(site))
                         found = self.functions.get(f"{cls}.{site.call.func.attr.value}") if cls else None
+                    if found is None:
+                        # Or the one method of that name of the classes the module reaches (a factory's),
+                        # named for a conditional create (`redis.setNx(k, v)`, where `redis = _get_redis()`).
+                        name = self._one_method(site.call.func.attr.value)
+                        found = self.functions.get(name) if name is not None else None
+                        owner = name.rsplit(".", 2)[0] if name is not None else owner
             if found is None:
                 continue
             (function, positional, keyword, effects), where = found
@@ -261,6 +267,14 @@ class SummarisedCalls:
                 elif event is not None:
                     releases.append(event)
         return claims, releases
+
+    def _one_method(self, method: str) -> str | None:
+        """The summarised class method named `method`, when it is the only one and the name is one of
+        a conditional create by the store table's name pattern."""
+        if claim_pattern().fullmatch(method) is None:
+            return None
+        found = [name for name in self.functions if name.endswith("." + method) and name.count(".") >= 2]
+        return found[0] if len(found) == 1 else None
 
     def _classes_by_method(self) -> dict:
         """Object -> the absolute class it is an instance of, told by a call of that class's one
@@ -342,8 +356,11 @@ class SummarisedCalls:
             cls = f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
             # A class of no summarised method here (re-exported, say): unknown, as an awaited maker's is.
             return cls if any(key.startswith(cls + ".") for key in self.functions) else None
-        # An awaited maker's object, or an imported one of no summarised class: unknown.
-        return None if awaited or imported else name
+        # An awaited maker's object, an imported one of no summarised class, or one a function of no
+        # summary makes (`redis = _get_redis()`): unknown (a distinctive method's name may still tell).
+        if awaited or imported or name is None:
+            return None
+        return name if any(key.startswith(name + ".") for key in self.functions) else None
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None

@@ -72,6 +72,12 @@ def pair(
                 ident = (claim.store.name, lease.key_shape)
                 if lease not in by_key.get(ident, []):
                     by_key.setdefault(ident, []).append(lease)
+    # (wrapper, key) -> the leases whose every claim a method of the wrapper makes on a client it holds.
+    inner: dict[tuple, list[Lease]] = {}
+    for lease in leases.values():
+        shape = lease.receiver_shape
+        if type(shape) is tuple and shape[:1] == ("attr",) and all(c.via is not None for c in lease.claims):
+            inner.setdefault((shape[1], lease.key_shape), []).append(lease)
     # id(lease) -> id(scope) -> its claims there: a release's own function's claims are asked first.
     in_scope: dict[int, dict[int, list[Claim]]] = {}
     for lease in leases.values():
@@ -85,6 +91,11 @@ def pair(
             # is the wrapper's own `asetNx(k, ...)`, known by its name: the wrapper stands for its client.
             outer = leases.get((release.receiver_shape[1], release.key_shape, homes(release)))
             lease = outer if outer is not None and all(c.store.claim_method_pattern for c in outer.claims) else None
+        if lease is None and release.via is None:
+            # The other way round: `client.delete(k)` read as a store call, where the claim is the
+            # wrapper's summarised `setNx(k, ...)` on `self.connection`.
+            found = inner.get((release.receiver_shape, release.key_shape), [])
+            lease = found[0] if len(found) == 1 else None
         if release.document is not None and release.document.instance:
             # `self.delete()` in the lock model, `row.delete()`: a row of the model's one lease.
             found = by_model.get(release.document.model or "", [])
