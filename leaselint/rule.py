@@ -90,6 +90,8 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         key = context.model.key_text(claim)
         message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
         try:
+            if lease is None:
+                raise NoFix("its release is out of sight")
             fix = context.fixer.fresh_token(lease, claim)
         except NoFix as why:
             fix = None

@@ -210,6 +210,41 @@ def _split_lifetimes(walker: Walker, classifier, leases) -> list:
     return found
 
 
+# Words of a call that ends a holder's claim when handed its key and token (`backend.release(key, token)`).
+_HANDING_WORDS = ("release", "unlock", "free", "delete", "remove")
+
+
+def _handed_claims(walker: Walker, classifier, resolver, leases) -> list:
+    """Claims of no lease whose key and stored value are both handed to a call named for releasing, in
+    the claim's function or another method of its class (`unlocker.release(key, token)`): a release
+    leaselint cannot read, which compares that token (LL002 and LL003 apply to it)."""
+    leased = {id(claim) for lease in leases for claim in lease.claims}
+    claims = [
+        c
+        for c in classifier.claims
+        if id(c) not in leased and c.value is not None and c.via is None and c.usage == "expression" and not c.scope.is_test
+    ]
+    if not claims:
+        return []
+    sites = [(site.call, site.scope, site.call.func.attr.value) for site in walker.calls]  # type: ignore[union-attr]
+    sites += [(call, scope, name) for name, found in walker.name_calls.items() for call, scope in found]
+    made = {id(event.call) for event in classifier.claims}
+    found = []
+    for claim in claims:
+        value = resolver.shape(claim.value, claim.scope)
+        cls = claim.scope.cls
+        for call, scope, name in sites:
+            if id(call) in made or not any(word in name.lower() for word in _HANDING_WORDS):
+                continue
+            if scope is not claim.scope and (cls is None or scope.cls is not cls):
+                continue
+            shapes = [resolver.shape(arg.value, scope) for arg in call.args]
+            if claim.key_shape in shapes and value in shapes:
+                found.append(claim)
+                break
+    return found
+
+
 def _local_project(model: LeaseModel, walker: Walker, project, known: dict):
     """(the project with the module's own summaries added, the plain names to make sites for), or
     None when no summary of the module's own functions is new and called in the module."""
@@ -295,6 +330,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         split_lifetimes=_split_lifetimes(walker, classifier, leases),
+        handed_claims=_handed_claims(walker, classifier, resolver, leases),
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,

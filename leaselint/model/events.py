@@ -290,6 +290,8 @@ class LeaseModel:
     summarised_claims: list = field(default_factory=list)
     # (claim, expire): a claim helper's `setnx`, then its `expire` of the key (model/build.py).
     split_lifetimes: list = field(default_factory=list)
+    # Claims of no lease whose key and token are handed to a call named for releasing (model/build.py).
+    handed_claims: list = field(default_factory=list)
     # Claims and blind releases no lease of the module holds, by portable key (model/keyed.py).
     keyed: tuple = ()
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
@@ -318,11 +320,14 @@ class LeaseModel:
         return found
 
     def token_origins(self):
-        """(lease, claim, origin of the stored value) for every claim of a lease."""
+        """(lease, claim, origin of the stored value) for every claim of a lease, and (None, claim,
+        origin) for a claim whose token is handed to a release leaselint cannot read."""
         for lease in self.leases:
             for claim in lease.claims:
                 if claim.value is not None:
                     yield lease, claim, self.claim_origin(claim)
+        for claim in self.handed_claims:
+            yield None, claim, self.claim_origin(claim)
 
     def _header_facts(self) -> tuple:
         if self._header is None:
