@@ -520,7 +520,9 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         for store, spec in stores.claim_specs(method):
             if store.recognised_only and not facts.recognisable(store, call.func.value):  # type: ignore[attr-defined]
                 continue
-            if spec.form == "orm" and not (_lock_row_create(call, facts.manager_class) or spec.method == "update"):
+            if spec.form == "orm" and not (
+                _lock_row_create(call, facts.manager_class) or spec.method == "update" or (spec.method == "save" and _lock_row_save(call))
+            ):
                 continue
             if spec.form != "call" or spec.command is not None or spec.needs_reply:
                 return True
@@ -539,6 +541,17 @@ def second_look(tree, plain_writes: bool = True) -> bool:
     if facts.handed:
         return True
     return plain_writes and _read_then_set(tree)
+
+
+def _lock_row_save(call) -> bool:
+    """`JobLock(name=key, ...).save()`, or any `save(force_insert=True)`: a row made by hand (the
+    model asks for its IntegrityError caught, or the insert forced)."""
+    import ast
+
+    made = call.func.value
+    if isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and stores.lock_model_name(made.func.id):
+        return True
+    return any(k.arg == "force_insert" for k in call.keywords)
 
 
 def _lock_row_create(call, manager_class: bool = False) -> bool:

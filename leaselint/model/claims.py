@@ -268,6 +268,8 @@ class ClaimsMixin:
                 common["no_fix"] = SPREAD
             elif spec.form == "mongo" and self._bound_document(call, site.scope) is not call:
                 common["no_fix"] = "the document is a dict bound to a name first"
+            if spec.form == "orm" and spec.method == "save":
+                common["no_fix"] = "the row is made by `save()`, which the fixes do not rewrite"
         else:
             key = get_arg(call, spec.key)
             member = get_arg(call, spec.field) if spec.field is not None else None
@@ -490,6 +492,10 @@ class ClaimsMixin:
         if spec.form == "dynamo":
             call = self.bound_dynamo(call, scope)
             return documents.dynamo_update_claim(call) if spec.method == "update_item" else documents.dynamo_claim(call)
+        if spec.form == "orm" and spec.method == "save":
+            call = self._saved_row(call, scope, unique)
+            if call is None:
+                return None
         if spec.form == "orm":
             call = self._bound_keyword(call, "defaults", scope)
             found = documents.orm_claim(call, (lambda node: self.manager_model(node, scope)) if scope is not None else None)
@@ -512,6 +518,22 @@ class ClaimsMixin:
         else:
             found = documents.etcd_transaction(call)
         return found[1] if found is not None and found[0] == "claim" else None
+
+    def _saved_row(self, call: cst.Call, scope: Scope | None, unique: bool) -> cst.Call | None:
+        """`Model(name=key, ...).save()` (or a name bound once to `Model(...)`, then saved) that inserts
+        only a new row: `force_insert=True`, or its IntegrityError caught. Read as the
+        `Model.objects.create(name=key, ...)` it stands for (a copy, never edited)."""
+        forced = any(a.keyword is not None and a.keyword.value == "force_insert" and self.resolver.code(a.value).strip() == "True" for a in call.args)
+        if not (forced or unique) or type(call.func) is not cst.Attribute:
+            return None
+        made = call.func.value
+        if type(made) is cst.Name and scope is not None:
+            found = self.resolver.single_value(made.value, scope)
+            made = found[0] if found is not None and found[1] is scope else None
+        if type(made) is not cst.Call or type(made.func) is not cst.Name or any(a.keyword is None for a in made.args):
+            return None
+        manager = cst.Attribute(value=made.func, attr=cst.Name(stores.ORM_MANAGER))
+        return cst.Call(func=cst.Attribute(value=manager, attr=cst.Name("create")), args=made.args)
 
     def _builder(self, call: cst.Call, scope: Scope | None):
         """etcd3-py's `t = client.Txn(); t.If(t.key(k).version == 0); t.Then(t.put(k, v, lease=...))`,

@@ -614,6 +614,9 @@ DJANGO_ORM = Store(
         ClaimSpec("get_or_create", key=Arg(None, "name"), value=None, form="orm"),
         # `filter(pk=k, owner__isnull=True).update(owner=me)`: a holder's field set where it is empty.
         ClaimSpec("update", key=Arg(None, "pk"), value=None, form="orm"),
+        # `JobLock(name=key, owner=me).save(force_insert=True)`, or `save()` with IntegrityError caught:
+        # the row `create` makes, made by hand.
+        ClaimSpec("save", key=Arg(None, "name"), value=None, form="orm", answers_by_raising=True),
     ),
     releases=(ReleaseSpec("delete", form="orm", lost_when="{result}[0] == 0"), ReleaseSpec("update", form="orm", lost_when="{result} == 0")),
     recognised_only=True,
