@@ -246,6 +246,10 @@ def _needles(key) -> set[bytes]:
             found.add(key[1].encode())
         elif key[0] == "import":
             found.add(key[2].rsplit(".", 1)[-1].encode())
+        elif key[0] == "str" and len(key) == 2 and type(key[1]) is tuple:
+            # `("str", ("lock:", part, ...))`: each literal piece, and what the other parts name.
+            for part in key[1]:
+                found.update(_needles(part))
         else:
             for part in key[1:]:
                 if type(part) in (tuple, str):

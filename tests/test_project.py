@@ -1682,3 +1682,68 @@ def test_a_wrapper_class_reached_through_a_helper_of_a_factory(tmp_path):
         "app/sweep.py": [("LL002", 14, 35), ("LL001", 19, 9)],
     }
     assert "gets its lifetime from a second call (`expire`)" in found["app/store.py"][0][3]
+
+
+# A claim in one module and the release of its key in another, through one shared client.
+ACROSS_MODULES = {
+    "app/__init__.py": "",
+    "app/conn.py": """\
+        import redis
+
+        r = redis.Redis()
+    """,
+    "app/keys.py": """\
+        def report_lock(report_id):
+            return f"report-lock:{report_id}"
+    """,
+    "app/start.py": """\
+        from app.conn import r
+        from app.keys import report_lock
+
+
+        def begin_export(export_id):
+            if not r.set(f"export-lock:{export_id}", "1", nx=True, ex=600):
+                return False
+            queue_export(export_id)
+            return True
+
+
+        def begin_report(report_id):
+            if not r.set(report_lock(report_id), "1", nx=True, ex=600):
+                return False
+            queue_report(report_id)
+            return True
+
+
+        def cache_user(uid, data):
+            return r.set(f"user:{uid}", data, nx=True, ex=60)
+    """,
+    "app/finish.py": """\
+        from app import conn
+        from app.conn import r
+        from app.keys import report_lock
+
+
+        def on_export_done(export_id):
+            r.delete(f"export-lock:{export_id}")
+
+
+        def on_report_done(report_id):
+            conn.r.delete(report_lock(report_id))
+
+
+        def forget_user(uid):
+            r.delete(f"user:{uid}")
+    """,
+}
+
+
+def test_a_key_of_its_own_text_or_maker_pairs_across_modules(tmp_path):
+    """The release-only module is read for the key another module claims (its literal text); a key of
+    a parameter pairs when its text or maker names a lock (`user:` does not); `conn.r` is `r`."""
+    found = findings(tmp_path, tree(tmp_path, ACROSS_MODULES))
+    assert codes(found) == {
+        "app/finish.py": [("LL001", 7, 5), ("LL001", 11, 5)],
+        "app/start.py": [("LL002", 6, 46), ("LL002", 13, 42)],
+    }
+    assert "(no automatic fix: the lease is claimed in another module (app/start.py:6))" in found["app/finish.py"][0][3]

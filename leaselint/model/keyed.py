@@ -16,7 +16,7 @@ from __future__ import annotations
 from leaselint.model.events import Lease
 from leaselint.model.keys import free_names
 from leaselint.project import absolute_key
-from leaselint.model.pairing import leasable, _passes_through
+from leaselint.model.pairing import leasable, _names_a_lock, _passes_through
 
 # How much literal text a key needs to name one lease across modules (`lock:` does, `:` does not).
 _MIN_LETTERS = 3
@@ -43,7 +43,10 @@ def _portable(shape, imports: dict, levels: dict):
     if kind == "str" and len(shape) == 2:
         return ("str", tuple(part if type(part) is str else _portable(part, imports, levels) for part in shape[1]))
     if kind == "attr" and len(shape) == 3:
-        return ("attr", _portable(shape[1], imports, levels), shape[2])
+        inner = _portable(shape[1], imports, levels)
+        if type(inner) is tuple and inner[:1] == ("import",):
+            return ("import", inner[1], f"{inner[2]}.{shape[2]}")  # `conn.r` is `from app.conn import r`
+        return ("attr", inner, shape[2])
     if kind == "call" and len(shape) == 3:
         return ("call", _portable(shape[1], imports, levels), len(shape[2]))
     return "*"
@@ -64,8 +67,17 @@ def _names_one(shape) -> bool:
 
 def _own_key(event) -> bool:
     """The key is the module's own, not its function's caller's (a parameter in it is the project
-    pass's function summaries' to follow)."""
-    return not (free_names(event.key_shape) & set(event.scope.params))
+    pass's function summaries' to follow), unless its own text or key maker names a lock
+    (`f"export-lock:{id}"`, `export_lock(id)`: one lease whichever module holds the id)."""
+    if not (free_names(event.key_shape) & set(event.scope.params)):
+        return True
+    # A function named for the lease's API (`release_lock(name)`) is a helper: its callers' summaries
+    # carry its key (`release_lock(job)` at the claim's side).
+    api = any(word in event.scope.name.lower() for word in _API_WORDS)
+    return not api and type(event.key_shape) is tuple and event.key_shape[:1] in (("str",), ("call",)) and _names_a_lock(event.key_shape)
+
+
+_API_WORDS = ("lock", "lease", "release", "free", "claim", "acquire")
 
 
 def _unpaired(claims, releases, leases, counted):
