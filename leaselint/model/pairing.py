@@ -378,7 +378,28 @@ def _lock_key_outside_tests(claim: Claim, release: Release) -> bool:
     return not claim.scope.is_test and not release.scope.is_test and _names_a_lock(claim.key_shape)
 
 
+# Errors of reading a stored value back (`json.loads`, `pickle.loads`, `int(...)`).
+_UNREADABLE = frozenset({"ValueError", "JSONDecodeError", "UnpicklingError", "TypeError", "UnicodeDecodeError", "DecodeError"})
+
+
+def _clears_unreadable(claim: Claim, release: Release) -> bool:
+    """The release runs before the claim in its function, in an `except` of an error of reading a
+    value back (`except ValueError: r.delete(key)` after `json.loads(raw)`): it clears a value no
+    claim wrote, not a holder's claim."""
+    if claim.scope is not release.scope or not release.start < claim.start:
+        return False
+    for node in nodes(release.scope.node):
+        if type(node) is cst.ExceptHandler and node.type is not None and contains(node.body, release.call):
+            types = [e.value for e in node.type.elements] if type(node.type) is cst.Tuple else [node.type]  # type: ignore[union-attr]
+            caught = {_code(t).rsplit(".", 1)[-1] for t in types}
+            if caught and caught <= _UNREADABLE:
+                return True
+    return False
+
+
 def _paired(claim: Claim, release: Release, line_of=None) -> bool:
+    if _clears_unreadable(claim, release):
+        return False
     if _rebound_between(claim, release, line_of) or (
         _passes_through(claim) and not (_namespaced(claim) and claim.scope is release.scope)
     ):

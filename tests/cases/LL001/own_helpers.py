@@ -3,6 +3,50 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # A value that cannot be read back is cleared before the claim: no claim wrote it, so no holder
+    # loses it (through the module's own client wrapper, or the client itself).
+    Valid(
+        """\
+        # no rule reports this
+        import json
+
+        import redis
+
+
+        class Store:
+            def __init__(self):
+                self.r = redis.Redis()
+
+            def put_new(self, key, value, ttl):
+                done = self.r.set(key, value, nx=True, ex=ttl)
+                return bool(done)
+
+            def read(self, key):
+                return self.r.get(key)
+
+            def delete(self, key):
+                return self.r.delete(key)
+
+
+        def begin(store: Store, key, record):
+            raw = store.read(key)
+            if raw is not None:
+                try:
+                    json.loads(raw)
+                except json.JSONDecodeError:
+                    store.delete(key)
+            return store.put_new(key, json.dumps(record), 60)
+
+
+        def begin_direct(client: redis.Redis, key, record):
+            raw = client.get(key)
+            try:
+                json.loads(raw or b"{}")
+            except (ValueError, TypeError):
+                client.delete(key)
+            return client.set(key, json.dumps(record), nx=True, ex=60)
+    """
+    ),
     # The helper's release compares the holder in one server step: no blind release through it.
     Valid(
         """\
