@@ -454,7 +454,10 @@ class LeaseFixer:
         )
 
     def _weak(self, claim: Claim) -> bool:
-        return self.model.claim_origin(claim).kind in (FIXED, GUESSABLE)
+        origin = self.model.claim_origin(claim)
+        if origin.node is not None and _imported_capitals(origin.node, self.model.imports) is not None:
+            return False  # another module's value: other modules may read it back, so it is kept
+        return origin.kind in (FIXED, GUESSABLE)
 
     def _local_token(self, claims: list[Claim], release: Release) -> Token:
         values = {self._text(c.value) if c.value is not None else None for c in claims}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from leaselint.diagnostics import Diagnostic
+from leaselint.diagnostics import Applicability, Diagnostic, Fix
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
 
@@ -200,6 +200,8 @@ class ClaimWithoutDeadline(Rule):
             )
             try:
                 fix = context.fixer.merge_lifetime(claim, expire)
+                # No lease in sight: the second call may refresh a key held already (a sliding lifetime).
+                fix = Fix(fix.message, fix.edits, Applicability.UNSAFE)
             except NoFix as why:
                 fix = None
                 message += f" (no automatic fix: {why})"

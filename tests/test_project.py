@@ -1747,3 +1747,78 @@ def test_a_key_of_its_own_text_or_maker_pairs_across_modules(tmp_path):
         "app/start.py": [("LL002", 6, 46), ("LL002", 13, 42)],
     }
     assert "(no automatic fix: the lease is claimed in another module (app/start.py:6))" in found["app/finish.py"][0][3]
+
+
+def test_what_a_wrapper_method_names_does_not_reach_objects_it_does_not_make(tmp_path):
+    """A local class of the same method name is its own (an in-process memo); a wrapper's own
+    checked `delete` is no blind store call; a value made once per instance is its callers' to judge."""
+    store = """\
+        import uuid
+
+        import redis
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        class KV:
+            def __init__(self):
+                self.conn = redis.Redis()
+                self.token = uuid.uuid4().hex
+
+            def putNx(self, key, value, ttl=60):
+                return self.conn.set(key, value, nx=True, ex=ttl)
+
+            def take(self, key, ttl=60):
+                return self.conn.set(key, self.token, nx=True, ex=ttl)
+
+            def delete(self, key):
+                return self.conn.eval(UNLOCK, 1, key, self.token)
+    """
+    files = {
+        "app/__init__.py": "",
+        "app/kv.py": store,
+        "app/memo.py": """\
+            from app.kv import KV
+
+            shared = KV()
+
+
+            class Memo:
+                def __init__(self):
+                    self.data = {}
+
+                def putNx(self, key, value):
+                    if key in self.data:
+                        return False
+                    self.data[key] = value
+                    return True
+
+                def delete(self, key):
+                    self.data.pop(key, None)
+
+
+            def render_once(page):
+                memo = Memo()
+                if not memo.putNx(f"page:{page}", page):
+                    return
+                try:
+                    render(page)
+                finally:
+                    memo.delete(f"page:{page}")
+        """,
+        "app/jobs.py": """\
+            from app.kv import KV
+
+
+            def nightly(day):
+                redis = KV()
+                if not redis.take(f"nightly:{day}"):
+                    return
+                try:
+                    run(day)
+                finally:
+                    if not redis.delete(f"nightly:{day}"):
+                        raise RuntimeError("lease lost")
+        """,
+    }
+    assert codes(findings(tmp_path, tree(tmp_path, files))) == {}

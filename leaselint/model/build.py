@@ -14,6 +14,7 @@ from leaselint.model.keyed import events, pair_foreign
 from leaselint.model.keys import code_of, NodeCode, Resolver, literal_string
 from leaselint.model.pairing import mark_coroutines, pair
 from leaselint.model.positions import positions as module_positions
+from leaselint.model.scope import contains
 from leaselint.model.values import Origins
 from leaselint.model.traverse import nodes, walk
 from leaselint.model.walk import Walker, dotted
@@ -193,16 +194,19 @@ def _split_lifetimes(walker: Walker, classifier, leases) -> list:
     from leaselint.model.summary import helper_claim
 
     leased = {id(claim) for lease in leases for claim in lease.claims}
+    by_scope: dict[int, list] = {}
+    for expire in classifier.expiries:
+        by_scope.setdefault(id(expire.scope), []).append(expire)
     found = []
     for claim in classifier.claims:
         if claim.has_lifetime or id(claim) in leased or claim.via is not None or claim.scope.is_test:
             continue
-        for expire in classifier.expiries:
+        for expire in by_scope.get(id(claim.scope), ()):
             if (
-                expire.scope is claim.scope
-                and expire.key_shape == claim.key_shape
+                expire.key_shape == claim.key_shape
                 and expire.receiver_shape == claim.receiver_shape
                 and claim.start <= expire.start
+                and not _only_on_failure(claim, expire)
                 and helper_claim(claim, walker)
             ):
                 found.append((claim, expire))
@@ -210,39 +214,80 @@ def _split_lifetimes(walker: Walker, classifier, leases) -> list:
     return found
 
 
-# Words of a call that ends a holder's claim when handed its key and token (`backend.release(key, token)`).
-_HANDING_WORDS = ("release", "unlock", "free", "delete", "remove")
+def _only_on_failure(claim, expire) -> bool:
+    """The expiry runs only when the claim failed (`if not ok: r.expire(key, ttl)`): no second step
+    of a claim that succeeded."""
+    if claim.result_name is None:
+        return False
+    for node in nodes(claim.scope.node):
+        if type(node) is cst.If and contains(node.body, expire.call):
+            test = node.test
+            if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and type(test.expression) is cst.Name:
+                if test.expression.value == claim.result_name:
+                    return True
+    return False
+
+
+# Words of a call that ends a holder's claim when handed its key and token (`backend.release(key, token)`):
+# `release` and `unlock` alone; `free`, `delete` and `remove` with a word of a lock or of a compare
+# (`free_lock`, `delete_if_equal`; not `delete(key, version)`, `remove_member` or `mark_not_free`).
+_RELEASING = frozenset({"release", "unlock"})
+_ENDING = frozenset({"free", "delete", "remove", "del"})
+_HELD = frozenset({"lock", "lease", "mutex", "claim", "if", "equal", "equals", "owned", "token", "mine"})
+
+
+def _handing(name: str) -> bool:
+    words = {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    return bool(words & _RELEASING) or bool(words & _ENDING and words & _HELD)
 
 
 def _handed_claims(walker: Walker, classifier, resolver, leases) -> list:
-    """Claims of no lease whose key and stored value are both handed to a call named for releasing, in
-    the claim's function or another method of its class (`unlocker.release(key, token)`): a release
-    leaselint cannot read, which compares that token (LL002 and LL003 apply to it)."""
+    """Claims of no lease whose key and stored value are both handed, as positional arguments, to a
+    call named for releasing, in the claim's function or another method of its class
+    (`unlocker.release(key, token)`): a release leaselint cannot read, which compares that token
+    (LL002 and LL003 apply to it). A literal value (`True`, `"1"`) is no token to hand on."""
     leased = {id(claim) for lease in leases for claim in lease.claims}
     claims = [
         c
         for c in classifier.claims
-        if id(c) not in leased and c.value is not None and c.via is None and c.usage == "expression" and not c.scope.is_test
+        if id(c) not in leased
+        and c.value is not None
+        and c.via is None
+        and c.usage == "expression"
+        and not c.scope.is_test
+        and type(c.value) not in (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
+        and not (type(c.value) is cst.Name and c.value.value in ("True", "False", "None"))
     ]
     if not claims:
         return []
-    sites = [(site.call, site.scope, site.call.func.attr.value) for site in walker.calls]  # type: ignore[union-attr]
-    sites += [(call, scope, name) for name, found in walker.name_calls.items() for call, scope in found]
     made = {id(event.call) for event in classifier.claims}
-    found = []
+    # The calls named for releasing, by scope and by class, looked at once.
+    by_scope: dict[int, list] = {}
+    by_class: dict[int, list] = {}
+    for site in walker.calls:
+        if id(site.call) not in made and _handing(site.call.func.attr.value):  # type: ignore[union-attr]
+            by_scope.setdefault(id(site.scope), []).append((site.call, site.scope))
+            if site.scope.cls is not None:
+                by_class.setdefault(id(site.scope.cls), []).append((site.call, site.scope))
+    for name, found in walker.name_calls.items():
+        if _handing(name):
+            for call, scope in found:
+                by_scope.setdefault(id(scope), []).append((call, scope))
+                if scope.cls is not None:
+                    by_class.setdefault(id(scope.cls), []).append((call, scope))
+    handed = []
     for claim in claims:
-        value = resolver.shape(claim.value, claim.scope)
         cls = claim.scope.cls
-        for call, scope, name in sites:
-            if id(call) in made or not any(word in name.lower() for word in _HANDING_WORDS):
-                continue
-            if scope is not claim.scope and (cls is None or scope.cls is not cls):
-                continue
-            shapes = [resolver.shape(arg.value, scope) for arg in call.args]
+        sites = by_class.get(id(cls), []) if cls is not None else by_scope.get(id(claim.scope), [])
+        if not sites:
+            continue
+        value = resolver.shape(claim.value, claim.scope)
+        for call, scope in sites:
+            shapes = [resolver.shape(arg.value, scope) for arg in call.args if arg.keyword is None and not arg.star]
             if claim.key_shape in shapes and value in shapes:
-                found.append(claim)
+                handed.append(claim)
                 break
-    return found
+    return handed
 
 
 def _local_project(model: LeaseModel, walker: Walker, project, known: dict):

@@ -233,7 +233,7 @@ class SummarisedCalls:
                         # Or another method of the class that object showed by such a method.
                         cls = known.get(self._object_of(site))
                         found = self.functions.get(f"{cls}.{site.call.func.attr.value}") if cls else None
-                    if found is None:
+                    if found is None and not self._made_by_class(site.call.func.value, site.scope):
                         # Or the one method of that name of the classes the module reaches (a factory's),
                         # named for a conditional create (`redis.setNx(k, v)`, where `redis = _get_redis()`).
                         name = self._one_method(site.call.func.attr.value)
@@ -241,6 +241,9 @@ class SummarisedCalls:
                         owner = name.rsplit(".", 2)[0] if name is not None else owner
             if found is None:
                 continue
+            rest = name[len(self.module) + 1 :].split(".") if name is not None and name.startswith(self.module + ".") else []
+            if len(rest) == 2 and self._module_level(rest[0]):
+                owner = self.module  # `Gate.take(key)`: a method of the module's own class
             (function, positional, keyword, effects), where = found
             bound = bind(site.call, positional, keyword)
             if bound is None:
@@ -263,17 +266,43 @@ class SummarisedCalls:
                 via = f"`{function}` ({where}:{effect[8]})" if where is not None else f"`{function}` (line {effect[8]})"
                 event = self._event(site, effect, bound, via, owner)
                 if isinstance(event, Claim):
+                    if effect[3] is not None and effect[3][:1] == ("self",) and name is not None:
+                        event.wrapper_checked = self._checked_methods(name)
                     claims.append(event)
                 elif event is not None:
                     releases.append(event)
         return claims, releases
+
+    def _made_by_class(self, node: cst.BaseExpression, scope) -> bool:
+        """`memo = Memo()` of the module's class, or of an imported name in capitals: its class is
+        known, whatever summaries say of it."""
+        resolver = self.classifier.resolver
+        if type(node) is not cst.Name:
+            return False
+        found = resolver.single_value(node.value, scope)
+        value = found[0] if found is not None else None
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return False
+        name = value.func.value
+        return self._module_level(name) and name[:1].isupper() or (name in self.walker.imports and name[:1].isupper())
+
+    def _checked_methods(self, name: str) -> frozenset:
+        """The methods of the class of method `name` whose summaries release with a holder check."""
+        prefix = name.rpartition(".")[0] + "."
+        return frozenset(
+            key[len(prefix) :]
+            for key, (entry, _) in self.functions.items()
+            if key.startswith(prefix) and "." not in key[len(prefix) :] and any(e[0] == "checked" for e in entry[3])
+        )
 
     def _one_method(self, method: str) -> str | None:
         """The summarised class method named `method`, when it is the only one and the name is one of
         a conditional create by the store table's name pattern."""
         if claim_pattern().fullmatch(method) is None:
             return None
-        found = [name for name in self.functions if name.endswith("." + method) and name.count(".") >= 2]
+        found = [
+            name for name in self.functions if name.endswith("." + method) and name.count(".") >= 2 and name.split(".")[-2][:1].isupper()
+        ]
         return found[0] if len(found) == 1 else None
 
     def _classes_by_method(self) -> dict:
@@ -457,7 +486,7 @@ class SummarisedCalls:
             common["inside"] = self._inside(via, effect[8])
         if kind == "claim":
             result_name = self.walker.assigned.get(id(site.call))
-            own = self._own_claim(via, effect[8])
+            own = self._own_claim(via, effect[8]) if owner == self.module else None
             mine = own is not None and type(value) is not str and own.value is not None
             made = None
             if type(value) is tuple and not mine:

@@ -92,6 +92,9 @@ class Claim(Event):
     value_scope: Scope | None = None
     # Made through another module's function that stores a value of its own: that value's origin.
     value_origin: "Origin | None" = None
+    # Made through a wrapper's method on the client it holds: the wrapper's methods whose summaries
+    # release with a holder check (its own `delete` comparing the token is not the client's).
+    wrapper_checked: frozenset = frozenset()
     # ... and gives it its lifetime by a second call of its own (`setnx`, then `expire`).
     expiry_after: "Expire | None" = None
 

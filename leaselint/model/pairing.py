@@ -95,7 +95,7 @@ def pair(
             # The other way round: `client.delete(k)` read as a store call, where the claim is the
             # wrapper's summarised `setNx(k, ...)` on `self.connection`.
             found = inner.get((release.receiver_shape, release.key_shape), [])
-            lease = found[0] if len(found) == 1 else None
+            lease = found[0] if len(found) == 1 and not any(release.method in c.wrapper_checked for c in found[0].claims) else None
         if release.document is not None and release.document.instance:
             # `self.delete()` in the lock model, `row.delete()`: a row of the model's one lease.
             found = by_model.get(release.document.model or "", [])

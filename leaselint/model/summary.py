@@ -571,6 +571,9 @@ def _own_value(event, model) -> tuple | None:
     guessable whatever its callers pass: their leases' token."""
     from leaselint.model.values import FIXED, GUESSABLE
 
+    value = event.value
+    if type(value) is cst.Attribute and model.resolver.is_self(value.value, event.scope):
+        return None  # made once per instance: how long an instance lives is its callers' to say
     origin = model.claim_origin(event)
     if origin.kind in (FIXED, GUESSABLE) and not origin.arguments:
         return ("made", origin.kind, origin.reason)

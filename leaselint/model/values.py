@@ -245,7 +245,7 @@ class Origins:
         if found is None and where is not None and where.parent is not None:
             return self._every_binding(node.value, where, key_shape, depth)
         if found is None:
-            return self._imported(node, constant=True)
+            return self._imported(node, constant=True, scope=scope)
         value, where = found
         inner = self.origin(value, where, key_shape, depth + 1)
         if where.parent is None and scope.parent is not None:
@@ -406,15 +406,20 @@ class Origins:
                 return Origin(inner.kind, inner.reason, node)
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
-        return self._imported(node, constant=True)
+        return self._imported(node, constant=True, scope=scope)
 
-    def _imported(self, node: cst.BaseExpression, constant: bool = False) -> Origin:
+    def _imported(self, node: cst.BaseExpression, constant: bool = False, scope: Scope | None = None) -> Origin:
         """A value another module of the project makes, as its summary says (`WORKER` of `.ids`).
         `constant`: read as a value, an imported name in capitals (`LOCK_VALUE`, `config.OWNER`) is
         another module's module-level value, made once per process whatever it is."""
         found = self.imported_value(node) if self.imported_value is not None else None
         if found is None:
             name = _imported_capitals(node, self.imports) if constant else None
+            head = node.value if type(node) is cst.Attribute else node
+            if name is not None and type(head) is cst.Name and scope is not None:
+                # `session.ID` where a parameter `session` shadows the imported module: not it.
+                if self.resolver.defining_scope(head.value, scope) is not self.resolver.module_scope:
+                    name = None
             if name is None:
                 return Origin(UNKNOWN)
             return Origin(FIXED, f"`{name}`, another module's value made once per process", node)
@@ -693,16 +698,19 @@ def _argument(call: cst.Call, index: int, name: str) -> cst.BaseExpression | Non
 
 
 def _imported_capitals(node: cst.BaseExpression, imports: dict[str, str]) -> str | None:
-    """`LOCK_VALUE` imported by name, or `config.LOCK_VALUE` of an imported module: a name in
-    capitals, not a setting of the environment or of a settings object (`settings.WORKER_ID`)."""
+    """`LOCK_VALUE` imported by name, or `constants.LOCK_VALUE` of an imported module: a name in
+    capitals, not a setting (of a `settings`, `conf` or `config` module, or the environment)."""
     if type(node) is cst.Name and node.value in imports:
         name = node.value
+        dotted = imports[name]
     elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value in imports:
-        if node.value.value.lower() in ("settings", "conf", "environ") or imports[node.value.value].endswith(".settings"):
-            return None
         name = node.attr.value
+        dotted = f"{imports[node.value.value]}.{name}"
     else:
         return None
+    parts = {part.lower() for part in dotted.split(".")[:-1]}
+    if parts & {"settings", "conf", "environ", "config"}:
+        return None  # a setting, the deployment's choice (as `settings.WORKER_ID` is)
     stripped = name.strip("_")
     if not stripped or not stripped.replace("_", "").isalnum() or not stripped.isupper() or not any(c.isalpha() for c in stripped):
         return None

@@ -4,6 +4,30 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # A value of a settings module, imported by its name: the deployment's choice, as
+    # `settings.WORKER_ID` is.
+    Valid(
+        """\
+        # no rule reports this
+        import redis
+        from app.settings import WORKER_ID
+
+        r = redis.Redis()
+
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+        def rotate(day):
+            if not r.set(f"rotate:{day}", WORKER_ID, nx=True, ex=300):
+                return False
+            try:
+                rotate_logs(day)
+            finally:
+                if not r.eval(UNLOCK, 1, f"rotate:{day}", WORKER_ID):
+                    raise RuntimeError("lease lost")
+            return True
+    """
+    ),
     # A setting of the settings object, on its own, is the deployment's choice.
     Valid(
         """\

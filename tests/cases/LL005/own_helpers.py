@@ -1,9 +1,26 @@
 """LL005 cases: claims made through the module's own helpers, whose lifetime comes from a second call
 of the helper's own."""
 
+from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # The expiry runs only when the claim failed: no second step of a claim that succeeded.
+    Valid(
+        """\
+        # no rule reports this
+        import redis
+
+        r = redis.Redis()
+
+
+        def mark_seen(key):
+            ok = r.setnx(key, "1")
+            if not ok:
+                r.expire(key, 60)
+            return ok
+    """
+    ),
     # The helper always answers True: its callers never learn whether it claimed, so the key is no
     # lease of theirs (a mark).
     Valid(
@@ -62,6 +79,7 @@ INVALID = [
                 return False
             return True
     """,
+        applicability=Applicability.UNSAFE,
         message_contains="gets its lifetime from a second call (`expire`)",
     ),
     # A class of classmethods: the helper claims with `setnx` and sets the lifetime in a second call,
