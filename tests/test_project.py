@@ -1822,3 +1822,92 @@ def test_what_a_wrapper_method_names_does_not_reach_objects_it_does_not_make(tmp
         """,
     }
     assert codes(findings(tmp_path, tree(tmp_path, files))) == {}
+
+
+def test_a_key_of_long_text_with_a_parameter_pairs_across_modules(tmp_path):
+    """A task handed the id deletes a key whose own text is long enough to name one lease (the
+    view's part made by a call of its own is the view's value); a short text does not pair."""
+    files = {
+        "app/__init__.py": "",
+        "app/views.py": """\
+            from django.core.cache import cache
+
+
+            def manifest(request, asset):
+                try:
+                    uid = resolve(request.path).kwargs.get("uid")
+                except LookupError:
+                    uid = None
+                if uid and not cache.add(f"rebuild_paired_data_{uid}", True, timeout=900):
+                    return serve_stale(asset)
+                rebuild.delay(asset.pk, uid)
+                if not cache.add(f"stats_{asset.pk}", True, timeout=60):
+                    return None
+                count_views(asset)
+        """,
+        "app/tasks.py": """\
+            from django.core.cache import cache
+
+
+            def rebuild(asset_id, uid):
+                try:
+                    build_paired_data(asset_id, uid)
+                finally:
+                    cache.delete(f"rebuild_paired_data_{uid}")
+
+
+            def reset_stats(asset_id):
+                cache.delete(f"stats_{asset_id}")
+        """,
+    }
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert codes(found) == {
+        "app/tasks.py": [("LL001", 8, 9)],
+        "app/views.py": [("LL002", 9, 60)],
+    }
+    assert "the lease is released in another module (app/tasks.py:8)" in found["app/views.py"][0][3]
+
+
+def test_store_calls_in_lambdas_a_helper_runs_are_the_helpers_claim_and_release(tmp_path):
+    """`safe_add` hands back what its lambda's `cache.add` answers; `safe_delete` deletes its key."""
+    files = {
+        "app/__init__.py": "",
+        "app/cache_tools.py": """\
+            import logging
+
+            from django.core.cache import cache
+
+            logger = logging.getLogger(__name__)
+
+
+            def _safe(operation, default=None):
+                try:
+                    return operation()
+                except ConnectionError:
+                    logger.warning("cache down")
+                    return default
+
+
+            def safe_add(key, value, timeout=None):
+                return _safe(lambda: cache.add(key, value, timeout), False)
+
+
+            def safe_delete(key):
+                _safe(lambda: cache.delete(key))
+        """,
+        "app/render.py": """\
+            from app.cache_tools import safe_add, safe_delete
+
+
+            def publish(key):
+                lock = f"{key}_lock"
+                if not safe_add(lock, "true", 60):
+                    return
+                try:
+                    push(key)
+                finally:
+                    safe_delete(lock)
+        """,
+    }
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert codes(found) == {"app/render.py": [("LL002", 6, 27), ("LL001", 11, 9)]}

@@ -120,6 +120,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
                 key = site.call.args[0].value
                 self.counted.add((self.resolver.shape(receiver, scope), self.resolver.shape(key, site.scope)))
             self._classify(site, method)
+        if self.claims and self.releases:
+            self._claim_families()
         for site in [*self.walker.name_sites, *self.walker.calls]:
             self.releases.extend(self._script_object_releases(site))
         if self.project is not None:
@@ -244,6 +246,30 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             self._lock(site.call, site.scope, spec)
             return
         self._constructed_lock(site.call, site.scope)
+
+    def _claim_families(self) -> None:
+        """A client known by its name alone (`cache`) is one object: a release on it takes the family of
+        the claims made on it (`cache.add` read as Django's, `cache.delete` first as redis-py's)."""
+        families: dict = {}
+        for claim in self.claims:
+            if claim.via is None and claim.document is None:
+                families.setdefault(claim.receiver_shape, set()).add(id(claim.store))
+        stores_by_id = {id(claim.store): claim.store for claim in self.claims}
+        for index, release in enumerate(self.releases):
+            found = families.get(release.receiver_shape)
+            if not found or id(release.store) in found or len(found) != 1 or release.via is not None:
+                continue
+            store = stores_by_id[next(iter(found))]
+            site = self.sites.get(id(release.call))
+            if site is None or max(self.recognition(s, site.call.func.value, site.scope)[0] for s in (store, release.store)) > 1:
+                continue
+            method = site.call.func.attr.value
+            for other, spec in stores.release_specs(method):
+                if other is store:
+                    again = self._releases(site, store, spec)
+                    if len(again) == 1:
+                        self.releases[index] = again[0]
+                    break
 
     def _command_words(self, call: cst.Call) -> list[str]:
         found = self.words.get(id(call))
@@ -378,6 +404,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
                 continue
             where = (id(cls), func.attr.value)  # type: ignore[union-attr]
+            if where not in by_default and _abstract(cls.methods.get(func.attr.value)):
+                # A base class's `__enter__` calling `self.acquire()` that its one subclass writes.
+                subs = [info for info in self.walker.classes if cls.name in info.bases and (id(info), where[1]) in by_default]
+                if len(subs) == 1:
+                    where = (id(subs[0]), where[1])
             line = failing.get(where) if site.call.args else by_default.get(where)
             if line is None or site.scope.name == func.attr.value:  # type: ignore[union-attr]
                 continue
@@ -544,8 +575,12 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             )
         }
 
+        claim_nodes = {id(n) for n in nodes(call, trivia=False)}
+
         def chosen(test: cst.CSTNode, names=settings) -> bool:
             for n in nodes(test, trivia=False):
+                if id(n) in claim_nodes:
+                    continue  # `if not r.set(self.name, ...)`: the claim's own key is no caller's choice
                 if type(n) is cst.Name and n.value in names:
                     return True
                 if type(n) is cst.Attribute and n.attr.value in made_from and self.resolver.is_self(n.value, scope):
@@ -628,3 +663,28 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
         common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
+
+
+def _abstract(method) -> bool:
+    """No method, or one whose body only raises NotImplementedError (or is `...`, `pass`)."""
+    if method is None:
+        return True
+    body = [st for st in getattr(getattr(method.node, "body", None), "body", ()) if not _docstring(st)]
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
+        return False
+    small = body[0].body[0]
+    if type(small) is cst.Pass or (type(small) is cst.Expr and type(small.value) is cst.Ellipsis):
+        return True
+    if type(small) is cst.Raise and small.exc is not None:
+        exc = small.exc.func if type(small.exc) is cst.Call else small.exc
+        return type(exc) is cst.Name and exc.value == "NotImplementedError"
+    return False
+
+
+def _docstring(statement) -> bool:
+    return (
+        type(statement) is cst.SimpleStatementLine
+        and len(statement.body) == 1
+        and type(statement.body[0]) is cst.Expr
+        and type(statement.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
+    )

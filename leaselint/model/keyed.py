@@ -41,7 +41,7 @@ def _portable(shape, imports: dict, levels: dict):
     if kind == "self" and len(shape) == 2:
         return ("self", shape[1])
     if kind == "str" and len(shape) == 2:
-        return ("str", tuple(part if type(part) is str else _portable(part, imports, levels) for part in shape[1]))
+        return ("str", tuple(part if type(part) is str else _part(_portable(part, imports, levels)) for part in shape[1]))
     if kind == "attr" and len(shape) == 3:
         inner = _portable(shape[1], imports, levels)
         if type(inner) is tuple and inner[:1] == ("import",):
@@ -50,6 +50,16 @@ def _portable(shape, imports: dict, levels: dict):
     if kind == "call" and len(shape) == 3:
         return ("call", _portable(shape[1], imports, levels), len(shape[2]))
     return "*"
+
+
+def _part(portable_part):
+    """A part of a key's text: a call of the module's own (`resolve(url).kwargs.get("uid")`) is the
+    module's value, as a local name is; one of an imported key maker stays."""
+    if type(portable_part) is tuple and portable_part[:1] == ("call",) and not (
+        type(portable_part[1]) is tuple and portable_part[1][:1] == ("import",)
+    ):
+        return "*"
+    return portable_part
 
 
 def _names_one(shape) -> bool:
@@ -74,7 +84,21 @@ def _own_key(event) -> bool:
     # A function named for the lease's API (`release_lock(name)`) is a helper: its callers' summaries
     # carry its key (`release_lock(job)` at the claim's side).
     api = any(word in event.scope.name.lower() for word in _API_WORDS)
-    return not api and type(event.key_shape) is tuple and event.key_shape[:1] in (("str",), ("call",)) and _names_a_lock(event.key_shape)
+    if api or type(event.key_shape) is not tuple or event.key_shape[:1] not in (("str",), ("call",)):
+        return False
+    # Text of its own long enough to name one key (`f"regen_paired_data_{uid}"` in a task that takes
+    # the uid): the same lease whichever function the uid is handed to.
+    return _names_a_lock(event.key_shape) or _letters(event.key_shape) >= _OWN_TEXT
+
+
+# Letters of literal text that name one key across modules by themselves, with a parameter in it.
+_OWN_TEXT = 10
+
+
+def _letters(shape) -> int:
+    if shape[:1] != ("str",):
+        return 0
+    return sum(ch.isalpha() for part in shape[1] if type(part) is str for ch in part)
 
 
 _API_WORDS = ("lock", "lease", "release", "free", "claim", "acquire")

@@ -259,6 +259,10 @@ class Resolver:
             values, self.code
         ):
             return self.shape(values[0], where, depth + 1)
+        # `held = None`, then `held = lock_key` once claimed: a key only where it is not None.
+        keys = [value for value in values if not (type(value) is cst.Name and value.value == "None")]
+        if len(keys) == 1 and len(values) <= 3 and keys[0] is not None and type(keys[0]) is not cst.AugAssign:
+            return self.shape(keys[0], where, depth + 1)
         return ("name", name)
 
     def _self_attr_shape(self, attr: str, scope: Scope, depth: int) -> Shape:
@@ -318,6 +322,27 @@ class Resolver:
             return None
         returned = self._single_return(found)
         return (returned, found) if returned is not None else None
+
+    def property_returns(self, attr: str, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
+        """`@property def memcache(self): if self._mc is None: self._mc = Client(); return self._mc`:
+        every expression the property returns, in its scope."""
+        method = scope if scope.cls is not None else self._enclosing_method(scope)
+        found = self.functions.get((id(method.cls), attr)) if method is not None else None
+        if found is None or not any(
+            _decorator_name(d.decorator) in ("property", "cached_property") for d in found.node.decorators
+        ):
+            return []
+        returned = []
+        stack = [found.node.body]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is cst.Return:
+                if node.value is not None:
+                    returned.append((node.value, found))
+            elif kind not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                stack.extend(node.children)
+        return returned
 
     def _single_return(self, function: Scope) -> cst.BaseExpression | None:
         """The expression of a function whose body (past a docstring) is one `return <expression>`."""

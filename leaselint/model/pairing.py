@@ -596,11 +596,24 @@ def _rebound_between(claim: Claim, release: Release, line_of=None) -> bool:
     the line of a binding's statement (the model's positions)."""
     if claim.scope is not release.scope or claim.start.line >= release.start.line:
         return False
-    names = free_names(claim.key_shape) | free_names(claim.receiver_shape)
-    statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
-    # `client = None` (in an `except`, say): no other client or key, and a release on it fails.
-    lines = [line_of(statement) for statement in statements if statement is not None and line_of is not None and not _to_none(statement)]
-    return any(claim.start.line < line <= release.start.line for line in lines)
+    if line_of is None:
+        return False
+
+    def lines(names) -> list[int]:
+        statements = [statement for name in names for statement in claim.scope.binding_lines.get(name, ())]
+        # `client = None` (in an `except`, say): no other client or key, and a release on it fails.
+        return [line_of(statement) for statement in statements if statement is not None and not _to_none(statement)]
+
+    key_names = free_names(claim.key_shape)
+    end = release.start.line
+    if type(release.key) is cst.Name and release.key.value not in key_names:
+        # `held = lock_key` once claimed, released as `held`: the key's names matter until then.
+        held = lines([release.key.value])
+        if len(held) == 1 and claim.start.line < held[0] <= end:
+            end = held[0]
+    return any(claim.start.line < line <= end for line in lines(key_names)) or any(
+        claim.start.line < line <= release.start.line for line in lines(free_names(claim.receiver_shape))
+    )
 
 
 def _to_none(statement) -> bool:

@@ -11,6 +11,16 @@ from leaselint.model.stores import Store
 from leaselint.model.walk import CallSite, dotted
 
 
+# Objects that hold a project's configuration, clients among it: `django.conf.settings`, `flask.g`.
+_CONFIG_OBJECTS = frozenset({"settings", "conf", "config", "current_app", "g"})
+
+
+def _test_double(imported: str) -> bool:
+    """A stand-in a project falls back to (`pymemcache.test.utils.MockMemcacheClient`)."""
+    parts = imported.split(".")
+    return bool({"test", "tests", "testing", "mock", "mocks"} & set(parts)) or parts[-1].startswith(("Mock", "Fake"))
+
+
 class RecognitionMixin:
     """The Classifier's part that tells these (see classify.py)."""
 
@@ -92,6 +102,12 @@ class RecognitionMixin:
                     # `self.client()`: a method of the class that makes the client.
                     method = self._method_of(node.attr.value, scope)
                     return self._made_by_function(method, depth) if method is not None else []
+                if not found and made is None:
+                    # `self.memcache`, a property that makes the client once and hands it back.
+                    for value, where in self.resolver.property_returns(node.attr.value, scope):
+                        found.extend(self._makers(value, where, depth + 1, trail))
+                    real = [maker for maker in found if not _test_double(maker[0])]
+                    found = real or found  # `MockMemcacheClient()` when no server is configured
                 return found
             else:
                 node = node.value
@@ -99,6 +115,8 @@ class RecognitionMixin:
             return []
         imported = self.walker.imports.get(node.value)
         if imported is not None:
+            if trail and made is None and imported.rpartition(".")[2] in _CONFIG_OBJECTS:
+                return []  # `settings.redis_inst`: a client the project's settings hold, of any family
             return [(imported, made)]
         value = self.resolver.single_value(node.value, scope)
         if value is not None:

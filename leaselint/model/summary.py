@@ -166,7 +166,7 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
         value = body[0].value
         if isinstance(value, cst.Await):
             value = value.expression
-        if value is event.call:
+        if value is event.call or _lambda_of(value, event.call):
             return True, lost_when
         if _boolean_of(value, event.call):
             return True, "not {result}"
@@ -193,6 +193,12 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
         if value is not None and _boolean_of(value, cst.Name(name)):
             return True, "not {result}"
     return False, None
+
+
+def _lambda_of(value, call) -> bool:
+    """`return _safe(lambda: cache.add(key, v, ttl), False)`: the call hands back the lambda's answer
+    (walk.py's lambda bodies)."""
+    return type(value) is cst.Call and any(type(a.value) is cst.Lambda and a.value.body is call for a in value.args)
 
 
 def helper_claim(claim, model) -> bool:

@@ -91,6 +91,8 @@ class Walker(cst.CSTVisitor):
         self.branch_tests: list[tuple[cst.BaseExpression, Scope]] = []
         # Ids of the calls runners make of the functions they are handed (_handed): no fix edits them.
         self.handed: set[int] = set()
+        # Ids of store calls in a lambda handed to a call (`_safe(lambda: cache.add(k, v, t), False)`).
+        self.lambda_bodies: set[int] = set()
         # Ids of calls whose object is used once where it is made: a `with` item, `Made(...).method()`.
         self.one_use: set[int] = set()
         # (scope id, name) of names used as a `with` item (`with lock:`).
@@ -439,8 +441,14 @@ class Walker(cst.CSTVisitor):
             self.one_use.add(id(node.func.value))  # `Mutex(key).run(job)`
         if self.comparisons:
             self.compared_calls[id(node)] = self.comparisons[-1]
+        if id(node) in self.lambda_bodies:
+            return  # read at the call the lambda is handed to (_handed)
         if not self.failing and self.statements:
             handed = handed_call(node)
+            if handed is None:
+                handed = _lambda_body(node)
+                if handed is not None:
+                    self.lambda_bodies.add(id(handed))
             if handed is not None:
                 self._handed(node, handed)
             elif type(node.func) is cst.Name and self.scope.parent is not None:
@@ -537,6 +545,23 @@ def handed_call(node: cst.Call) -> cst.Call | None:
         return None
     made = _made_call(target, rest)
     return made if made is not None and _plain(made) else None
+
+
+def _lambda_body(node: cst.Call) -> cst.Call | None:
+    """The store method a call is handed in a lambda of no parameters, called by whoever runs it and
+    answering through it: `_safe(lambda: cache.add(key, value, ttl), False)`, `retry(lambda:
+    r.delete(key))`. Only one such lambda among the arguments."""
+    found = None
+    for arg in node.args:
+        value = arg.value
+        if type(value) is cst.Lambda:
+            params = value.params
+            if params.params or params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel) or params.star_kwarg is not None:
+                return None
+            if found is not None or type(value.body) is not cst.Call or type(value.body.func) is not cst.Attribute:
+                return None
+            found = value.body
+    return found
 
 
 def _bound_method(value, call: cst.Call) -> cst.Call | None:
