@@ -91,7 +91,7 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         message = f"The holder token of lease `{key}` comes from {origin.reason}: {problem}"
         try:
             if lease is None:
-                raise NoFix("its release is out of sight")
+                raise NoFix(f"the claim is made inside {claim.via}" if claim.via else "its release is out of sight")
             fix = context.fixer.fresh_token(lease, claim)
         except NoFix as why:
             fix = None

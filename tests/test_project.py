@@ -1911,3 +1911,54 @@ def test_store_calls_in_lambdas_a_helper_runs_are_the_helpers_claim_and_release(
     }
     found = findings(tmp_path, tree(tmp_path, files))
     assert codes(found) == {"app/render.py": [("LL002", 6, 27), ("LL001", 11, 9)]}
+
+
+def test_a_token_passed_to_another_modules_lease_helper_is_reported_at_the_argument(tmp_path):
+    """The helper claims and releases at home with the token its caller passes: Celery's `app.oid`
+    passed from another module is reported there, as in the helper's own module; a fresh token is not."""
+    files = {
+        "app/__init__.py": "",
+        "app/utils.py": """\
+            import time
+            from contextlib import contextmanager
+
+            from django.core.cache import cache
+
+            LOCK_EXPIRE = 600
+
+
+            @contextmanager
+            def task_lock(lock_id, holder):
+                deadline = time.monotonic() + LOCK_EXPIRE - 3
+                acquired = cache.add(lock_id, holder, LOCK_EXPIRE)
+                try:
+                    yield acquired
+                finally:
+                    if acquired and time.monotonic() < deadline:
+                        cache.delete(lock_id)
+        """,
+        "app/tasks.py": """\
+            import uuid
+
+            from celery import shared_task
+
+            from app.utils import task_lock
+
+
+            @shared_task(bind=True)
+            def sync_feed(self, feed):
+                with task_lock(f"sync-feed-{feed}", self.app.oid) as acquired:
+                    if acquired:
+                        return pull(feed)
+
+
+            @shared_task
+            def sync_user(user):
+                with task_lock(f"sync-user-{user}", uuid.uuid4().hex) as acquired:
+                    if acquired:
+                        return pull(user)
+        """,
+    }
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert codes(found) == {"app/utils.py": [("LL001", 17, 13)], "app/tasks.py": [("LL002", 10, 41)]}
+    assert "(no automatic fix: the claim is made inside `task_lock` (app/utils.py:12))" in found["app/tasks.py"][0][3]

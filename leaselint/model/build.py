@@ -376,6 +376,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         split_lifetimes=_split_lifetimes(walker, classifier, leases),
         handed_claims=_handed_claims(walker, classifier, resolver, leases),
+        passed_claims=classifier.passed_claims,
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
         value_reads=classifier.value_reads,

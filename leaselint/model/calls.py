@@ -264,6 +264,12 @@ class SummarisedCalls:
                         self.classifier.summarised_ignored[effect[0]].append((site.call, site.scope, method, f"{where}:{effect[8]}"))
                     continue
                 via = f"`{function}` ({where}:{effect[8]})" if where is not None else f"`{function}` (line {effect[8]})"
+                if effect[0] == "stores":
+                    # The helper's own lease stores what this call passes: read only for its token.
+                    event = self._event(site, ("claim", *effect[1:]), bound, via, owner)
+                    if isinstance(event, Claim) and event.value is not None and not site.scope.is_test:
+                        self.classifier.passed_claims.append(event)
+                    continue
                 event = self._event(site, effect, bound, via, owner)
                 if isinstance(event, Claim):
                     if effect[3] is not None and effect[3][:1] == ("self",) and name is not None:

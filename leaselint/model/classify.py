@@ -39,6 +39,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         # own call leave them alone: made through a summarised function of another module
         # (`acquire_lock(key)`), or by a WATCH/MULTI transaction's plain write (_optimistic_claims).
         self.paired_claims: list[Claim] = []
+        # Claims of another module's lease, made inside a helper with the token this module passes.
+        self.passed_claims: list[Claim] = []
         self.positions = positions
         self.resolver = resolver
         self.claims: list[Claim] = []
@@ -192,6 +194,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         return [pair for _, _, pair in sorted(zip(order, range(len(specs)), specs))]
 
     def _classify(self, site: CallSite, method: str) -> None:
+        if any(arg.keyword is not None and arg.keyword.value in _TRANSACTION_KEYWORDS for arg in site.call.args):
+            return  # `client.delete(key, transaction=t)`: an operation of a transaction its store applies whole
         for store, spec in self._by_strength(site, stores.claim_specs(method)):
             if spec.form == "mapping":
                 # `msetnx({key: value, ...})`: one claim per key, all or none written.
@@ -396,12 +400,25 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
                 break
         self.failing_methods = {(cls_id, name): line for (cls_id, name), line in by_default.items()}
         found = []
+        classes = {info.name: info for info in self.walker.classes}
         for site in self.walker.calls if by_default else ():
             func = site.call.func
             cls = site.scope.cls
-            if cls is None or site.usage != "statement" or site.scope.is_test:
+            if site.usage != "statement" or site.scope.is_test:
                 continue
             if not self.resolver.is_self(func.value, site.scope):  # type: ignore[union-attr]
+                # `lock = KeyLock(key)`, then `lock.acquire()`: an object of the module's own class.
+                made = self.resolver.value_unless_none(func.value.value, site.scope) if type(func.value) is cst.Name else None  # type: ignore[union-attr]
+                value = made[0] if made is not None else None
+                if not (type(value) is cst.Call and type(value.func) is cst.Name and value.func.value in classes):
+                    continue
+                cls = classes[value.func.value]
+                where = (id(cls), func.attr.value)  # type: ignore[union-attr]
+                line = failing.get(where) if site.call.args else by_default.get(where)
+                if line is not None and not self._state_tested(site.scope, cls.methods.get(func.attr.value)):  # type: ignore[union-attr]
+                    found.append((site.call, site.scope, func.attr.value, line))  # type: ignore[union-attr]
+                continue
+            if cls is None:
                 continue
             where = (id(cls), func.attr.value)  # type: ignore[union-attr]
             if where not in by_default and _abstract(cls.methods.get(func.attr.value)):
@@ -663,6 +680,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
         common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
+
+
+# Keywords that hand a store call to a transaction (arakoon's `transaction=`, a `txn=` of a client's
+# own): the call is one step of it, checked by the transaction's own asserts.
+_TRANSACTION_KEYWORDS = frozenset({"transaction", "txn"})
 
 
 def _abstract(method) -> bool:

@@ -295,6 +295,9 @@ class LeaseModel:
     split_lifetimes: list = field(default_factory=list)
     # Claims of no lease whose key and token are handed to a call named for releasing (model/build.py).
     handed_claims: list = field(default_factory=list)
+    # Claims another module's helper makes with the token a call of this module passes (its lease
+    # is at home there): only their tokens are read here.
+    passed_claims: list = field(default_factory=list)
     # Claims and blind releases no lease of the module holds, by portable key (model/keyed.py).
     keyed: tuple = ()
     # Module constants holding a token-checked extend script: command (`pexpire`) -> name.
@@ -329,7 +332,7 @@ class LeaseModel:
             for claim in lease.claims:
                 if claim.value is not None:
                     yield lease, claim, self.claim_origin(claim)
-        for claim in self.handed_claims:
+        for claim in (*self.handed_claims, *self.passed_claims):
             yield None, claim, self.claim_origin(claim)
 
     def _header_facts(self) -> tuple:

@@ -142,6 +142,20 @@ class Resolver:
             current = current.parent
         return None
 
+    def value_unless_none(self, name: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
+        """The one expression a name was assigned, or the one that is not None (`lock = None`, then
+        `lock = cache.lock(...)` in a `try` whose `except` sets it back to None)."""
+        found = self.single_value(name, scope)
+        if found is not None:
+            return found
+        where = self.defining_scope(name, scope)
+        if where is None or name in where.params:
+            return None
+        made = [v for v in where.bindings.get(name, ()) if not (type(v) is cst.Name and v.value == "None")]
+        if len(made) == 1 and made[0] is not None and type(made[0]) is not cst.AugAssign:
+            return made[0], where
+        return None
+
     def defining_scope(self, name: str, scope: Scope) -> Scope | None:
         current: Scope | None = scope
         while current is not None:

@@ -129,6 +129,10 @@ class LockObjectsMixin:
             value = self.resolver.single_value(receiver.value, scope)
             if value is None and use is not None and self.resolver.defining_scope(receiver.value, scope) is scope:
                 reached = reaching_value(scope.node, use, receiver.value)
+                if reached is None:
+                    # Set back to None in an `except`: wherever it is a lock, it is that one.
+                    made = self.resolver.value_unless_none(receiver.value, scope)
+                    reached = made[0] if made is not None else None
                 return by_call.get(id(reached)) if reached is not None else None
             return by_call.get(id(value[0])) if value is not None else None
         if type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):

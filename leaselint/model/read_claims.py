@@ -214,6 +214,20 @@ class ReadClaimsMixin:
                 if isinstance(branch.body, cst.IndentedBlock) and len(branch.body.body) > 1:
                     return branch, exact
                 continue
+            # `while ...: if r.get(key): sleep(1) else: break`, then the write: the loop is left when
+            # the key is found absent.
+            leaving = branch.body if absent else (branch.orelse.body if isinstance(branch.orelse, cst.Else) else None)
+            if leaving is not None and _breaks(leaving) and not contains(branch, write.call):
+                loop = next(
+                    (
+                        node
+                        for node in _loops(write.scope.node)
+                        if contains(node.body, branch) and not contains(node, write.call)
+                    ),
+                    None,
+                )
+                if loop is not None and _in_block_after(loop, write.statement, write.scope.node):
+                    return branch, exact
             if (
                 not absent
                 and branch.orelse is None
@@ -256,3 +270,29 @@ class ReadClaimsMixin:
                     if branch is not None and (contains(branch, write.call) or _exits(branch.body)):
                         return True
         return False
+
+
+def _breaks(block) -> bool:
+    """The block leaves its loop by `break` (not one of a loop inside it)."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Break:
+            return True
+        if type(node) in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(node.children)
+    return False
+
+
+def _loops(function) -> list:
+    """The `for` and `while` loops of a function, outermost first, not those of functions inside it."""
+    found, stack = [], [function.body] if hasattr(function, "body") else []
+    while stack:
+        node = stack.pop(0)
+        if type(node) in (cst.For, cst.While):
+            found.append(node)
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(node.children)
+    return found

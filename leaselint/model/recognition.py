@@ -118,7 +118,7 @@ class RecognitionMixin:
             if trail and made is None and imported.rpartition(".")[2] in _CONFIG_OBJECTS:
                 return []  # `settings.redis_inst`: a client the project's settings hold, of any family
             return [(imported, made)]
-        value = self.resolver.single_value(node.value, scope)
+        value = self.resolver.value_unless_none(node.value, scope)
         if value is not None:
             return self._makers(value[0], value[1], depth + 1, trail if made is None else ())
         if made is None:

@@ -456,7 +456,7 @@ class ReleasesMixin:
         the module returns (`lock = acquire_lock(name)`, which returns its `cache.lock(...)`)."""
         found = None
         if type(receiver) is cst.Name:
-            found = self.resolver.single_value(receiver.value, scope)
+            found = self.resolver.value_unless_none(receiver.value, scope)
         elif type(receiver) is cst.Attribute and self.resolver.is_self(receiver.value, scope):
             values = self.resolver.self_attr_values(receiver.attr.value, scope)
             found = values[0] if len(values) == 1 else None

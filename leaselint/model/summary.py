@@ -10,7 +10,8 @@ release whose answer the function hands back (a caller may throw it away).
 An effect is a tuple:
     (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
 - kind: "claim", "release" (blind), "leased" (blind, and a lease in its own module, which reports
-  it), or "checked" (token-checked, its answer returned);
+  it), "checked" (token-checked, its answer returned), or "stores" (a claim of a lease in its own
+  module whose answer the caller never sees, storing a value the caller passes: read for that token);
 - spec: the store table row (stores.row_ref);
 - key code: the key as an expression of the function's parameters;
 - receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
@@ -394,7 +395,12 @@ def exports(model, local: bool = False) -> tuple:
             if kind == "checked" and not (returns and lost_when):
                 continue
             if kind == "claim" and not returns:
-                continue  # a claim whose answer the caller never sees is no claim to the caller
+                # A claim whose answer the caller never sees is no claim to the caller; a lease at home
+                # still stores what the caller passes (`memcache_lock(key, self.app.oid)`).
+                value = _value_param(event.value, scope, model, params) if id(event) in leased and not local else None
+                if value is None:
+                    continue
+                kind = "stores"
             ref = stores.row_ref(event.store, event.spec)
             receiver = _receiver(event, model, params)
             if ref is None or receiver is None:
@@ -402,7 +408,7 @@ def exports(model, local: bool = False) -> tuple:
             key = _in_params(event.key, scope, module_scope, params, functions)
             if key is None or not (_names(key) & params):
                 continue
-            value = None
+            value = value if kind == "stores" else None
             if kind == "claim":
                 value = _value_param(event.value, scope, model, params)
                 if value is None and event.value is not None and not local and id(event) not in leased:

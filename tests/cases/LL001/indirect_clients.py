@@ -3,6 +3,38 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # Store calls handed a `transaction=` are steps of a transaction its asserts guard: no plain write or delete.
+    Valid(
+        """\
+        # no rule reports this
+        import json
+        import time
+
+
+        class ConfigLock:
+            def __init__(self, client, key, expiration=60):
+                self._client = client
+                self._key = key
+                self._expiration = expiration
+                self._data = None
+
+            def acquire(self):
+                while self._client.exists(self._key):
+                    time.sleep(0.1)
+                data = json.dumps({"expires": time.time() + self._expiration})
+                transaction = self._client.begin_transaction()
+                self._client.assert_value(self._key, None, transaction=transaction)
+                self._client.set(self._key, data, transaction=transaction)
+                self._client.apply_transaction(transaction)
+                self._data = data
+
+            def release(self):
+                transaction = self._client.begin_transaction()
+                self._client.assert_value(self._key, self._data, transaction=transaction)
+                self._client.delete(self._key, transaction=transaction)
+                self._client.apply_transaction(transaction)
+    """
+    ),
     # A cache entry written and dropped through a helper that runs a lambda: no claim, no lease.
     Valid(
         """\
@@ -131,6 +163,72 @@ INVALID = [
         line=20,
         column=13,
         fixed=None,
+    ),
+    # A client set back to None in an `except`: wherever it is a client, it is that one.
+    Invalid(
+        """\
+        import pymemcache
+
+        _client = None
+
+
+        def client():
+            global _client
+            if _client is None:
+                _client = pymemcache.Client(("localhost", 11211), default_noreply=False)
+            return _client
+
+
+        def run(job):
+            conn = None
+            try:
+                conn = pymemcache.Client(("localhost", 11211), default_noreply=False)
+            except OSError:
+                conn = None
+            if conn is None or not conn.add(f"job:{job}", "1", 60):
+                return
+            try:
+                work(job)
+            finally:
+                conn.delete(f"job:{job}")
+    """,
+        line=24,
+        column=9,
+        fixed="""\
+        import logging
+        import secrets
+
+        import pymemcache
+
+        _client = None
+
+
+        def client():
+            global _client
+            if _client is None:
+                _client = pymemcache.Client(("localhost", 11211), default_noreply=False)
+            return _client
+
+
+        def run(job):
+            conn = None
+            try:
+                conn = pymemcache.Client(("localhost", 11211), default_noreply=False)
+            except OSError:
+                conn = None
+            token = secrets.token_hex(16)
+            if conn is None or not conn.add(f"job:{job}", token, 60):
+                return
+            try:
+                work(job)
+            finally:
+                stored, cas_id = conn.gets(f"job:{job}")
+                if stored not in (token, token.encode() if isinstance(token, str) else token) or not conn.cas(f"job:{job}", b"", cas_id, expire=-1, noreply=False):
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it",
+                        f"job:{job}",
+                    )
+    """,
     ),
     # A client made by a property on first use (a test double when no server is set): the real client's calls.
     Invalid(

@@ -120,4 +120,45 @@ INVALID = [
         column=9,
         fixed=None,
     ),
+    # A module function makes an object of the module's lock class and drops its acquire's answer.
+    Invalid(
+        """\
+        import contextlib
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+
+
+        @contextlib.contextmanager
+        def locked(key, ttl=30):
+            lock = KeyLock(key, ttl)
+            try:
+                lock.acquire()
+                yield lock
+            finally:
+                lock.release()
+
+
+        class KeyLock:
+            def __init__(self, key, ttl):
+                self.key = key
+                self.ttl = ttl
+
+            def acquire(self):
+                self.token = uuid.uuid4().hex
+                if not r.set(self.key, self.token, nx=True, ex=self.ttl):
+                    return False
+                return True
+
+            def release(self):
+                unlock = r.register_script("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0")
+                if not unlock(keys=[self.key], args=[self.token]):
+                    raise RuntimeError("lost")
+    """,
+        line=13,
+        column=9,
+        fixed=None,
+    ),
 ]
