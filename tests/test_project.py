@@ -1915,7 +1915,8 @@ def test_store_calls_in_lambdas_a_helper_runs_are_the_helpers_claim_and_release(
 
 def test_a_token_passed_to_another_modules_lease_helper_is_reported_at_the_argument(tmp_path):
     """The helper claims and releases at home with the token its caller passes: Celery's `app.oid`
-    passed from another module is reported there, as in the helper's own module; a fresh token is not."""
+    passed from another module is reported there, as in the helper's own module; a fresh token is
+    not; a caller's own delete of the key inside the `with` is a blind release of that claim."""
     files = {
         "app/__init__.py": "",
         "app/utils.py": """\
@@ -1941,6 +1942,7 @@ def test_a_token_passed_to_another_modules_lease_helper_is_reported_at_the_argum
             import uuid
 
             from celery import shared_task
+            from django.core.cache import cache
 
             from app.utils import task_lock
 
@@ -1956,9 +1958,14 @@ def test_a_token_passed_to_another_modules_lease_helper_is_reported_at_the_argum
             def sync_user(user):
                 with task_lock(f"sync-user-{user}", uuid.uuid4().hex) as acquired:
                     if acquired:
-                        return pull(user)
+                        pull(user)
+                        cache.delete(f"sync-user-{user}")
         """,
     }
     found = findings(tmp_path, tree(tmp_path, files))
-    assert codes(found) == {"app/utils.py": [("LL001", 17, 13)], "app/tasks.py": [("LL002", 10, 41)]}
-    assert "(no automatic fix: the claim is made inside `task_lock` (app/utils.py:12))" in found["app/tasks.py"][0][3]
+    assert codes(found) == {
+        "app/utils.py": [("LL001", 17, 13)],
+        "app/tasks.py": [("LL002", 11, 41), ("LL001", 21, 13)],
+    }
+    assert "(no automatic fix: the release is made inside `task_lock` (app/utils.py:17)" in found["app/tasks.py"][0][3]
+    assert "(no automatic fix: the claim is made inside `task_lock` (app/utils.py:12))" in found["app/tasks.py"][1][3]

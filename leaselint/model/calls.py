@@ -268,7 +268,11 @@ class SummarisedCalls:
                     # The helper's own lease stores what this call passes: read only for its token.
                     event = self._event(site, ("claim", *effect[1:]), bound, via, owner)
                     if isinstance(event, Claim) and event.value is not None and not site.scope.is_test:
+                        # Its lifetime is the helper's, reported there; a delete of its key here
+                        # (inside the `with`) ends it as any release does.
+                        event.has_lifetime = True
                         self.classifier.passed_claims.append(event)
+                        claims.append(event)
                     continue
                 event = self._event(site, effect, bound, via, owner)
                 if isinstance(event, Claim):

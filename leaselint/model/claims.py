@@ -107,7 +107,9 @@ class ClaimsMixin:
                 return self._defaults_to(where, node.value, forever)
             values = where.bindings.get(node.value, [])
             return len(values) == 1 and isinstance(values[0], cst.BaseExpression) and (
-                self.forever_by_default(values[0], where, forever, depth + 1)
+                # `LOCK_EXPIRE = None`, then `cache.add(key, True, timeout=LOCK_EXPIRE)`.
+                self.resolver.code(values[0]).strip() in forever
+                or self.forever_by_default(values[0], where, forever, depth + 1)
             )
         if type(node) is cst.Attribute and self.resolver.is_self(node.value, scope):
             # `self._ex = None`, then `if timeout: self._ex = int(timeout)` in `__init__`: forever too.

@@ -1,4 +1,4 @@
-"""LL005 cases: a claim on a client a property makes on first use."""
+"""LL005 cases: a claim on a client a property makes on first use, a lifetime a constant sets to None."""
 
 from leaselint.rule import Invalid, Valid
 
@@ -38,6 +38,26 @@ INVALID = [
     """,
         line=22,
         column=16,
+        fixed=None,
+    ),
+    # A lifetime named by a module constant set to None: Django's cache keeps the key forever.
+    Invalid(
+        """\
+        from django.core.cache import cache
+
+        LOCK_EXPIRE = None
+
+
+        def start(key):
+            if not cache.add(key, True, timeout=LOCK_EXPIRE):
+                return False
+            try:
+                work()
+            finally:
+                cache.delete(key)
+    """,
+        line=7,
+        column=12,
         fixed=None,
     ),
 ]
