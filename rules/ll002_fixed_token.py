@@ -29,8 +29,11 @@ class FixedToken(Rule):
     and the tokens callers give lock objects (`lock.acquire(token=...)` of
     redis-py and valkey-py, python-redis-lock's `Lock(conn, name, id=...)`),
     with no fix: the lock makes a fresh token of its own when given none. A
-    part named for a prefix or namespace (`lock_prefix + host`) is a name,
-    not a token.
+    token a caller passes to a lease helper of another module of the run
+    (`memcache_lock(key, self.app.oid)`, where the helper claims and releases)
+    is reported at the caller's argument, as one of the module's own helpers
+    is. A part named for a prefix or namespace (`lock_prefix + host`) is a
+    name, not a token.
 
     ## Why is this bad?
     The holder token is how a release tells "my claim" from "somebody else's

@@ -17,8 +17,10 @@ class ClaimAlwaysSucceeds(Rule):
     and are not reported); `self.acquire()` thrown away (a `__enter__` that
     enters whatever the answer) where the class's `acquire` claims and can
     return False, unless only a test of its own parameters leads there
-    (`if not blocking: return False`), or `lock.acquire()` thrown away on an
-    object of such a class imported from another module of the run;
+    (`if not blocking: return False`), a base class's `__enter__` calling the
+    `acquire` its one subclass writes, or `lock.acquire()` thrown away on an
+    object of such a class, made in the module or imported from another
+    module of the run;
     pymemcache's `add` on a client with the default `noreply` (it
     returns True even when the key exists), and Django's `cache.add` with a
     literal timeout below one second.

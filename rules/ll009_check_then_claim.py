@@ -13,8 +13,9 @@ class CheckThenClaim(Rule):
     Reports a lease claimed by reading and then writing: a read of the key
     (`get`, `exists`, Django's `cache.get` or `cache.has_key`, Flask-Caching's
     `cache.has`) whose `if` lets a plain `set`/`setex`/`psetex` (`cache.set`)
-    of the same key run only when the key was absent, outside a WATCH/MULTI
-    transaction. It is a lease when the key is also released (a delete in the
+    of the same key run only when the key was absent (or a loop that waits
+    for the key to be gone and leaves by `break` when it is, the write after
+    it), outside a WATCH/MULTI transaction. It is a lease when the key is also released (a delete in the
     same lease's life) and the value written is one a claim stores (a
     constant, a token, a clock), not a computed result: a cache filled on a
     miss is not reported, nor a default put in place when missing (a branch
