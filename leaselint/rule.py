@@ -117,6 +117,25 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
             related += (Related(*called, f"the claim of `{key}`"),)
         yield rule.at_node(context, claim.value, message, fix, related)
     model = context.model
+    for token, call, scope, key in model.api_tokens:
+        origin = model.origins.origin(token, scope, None)
+        if origin.kind != kind and origin.also is not None:
+            origin = origin.also
+        if origin.kind != kind or id(token) in seen:
+            continue
+        seen.add(id(token))
+        name = model.code_of(key) if key is not None else "the lock"
+        method = call.func.attr.value if type(call.func) is cst.Attribute else "the call"
+        message = (
+            f"The holder given to `{method}` for `{name}` comes from {origin.reason}: {problem} (no automatic "
+            "fix: the lock's own API takes the holder, so pass it a fresh token made for each attempt)"
+        )
+        related = ()
+        if origin.node is not None:
+            made, stored = span(context, origin.node), span(context, token)
+            if not (stored[0] <= made[0] and made[1] <= stored[1]):
+                related = (Related(*made, "the value is made here"),)
+        yield rule.at_node(context, token, message, None, related)
     for token, call, scope, lock in model.lock_tokens:
         origin = model.origins.origin(token, scope, lock.key_shape)
         if origin.kind != kind and origin.also is not None:

@@ -32,8 +32,13 @@ class FixedToken(Rule):
     token a caller passes to a lease helper of another module of the run
     (`memcache_lock(key, self.app.oid)`, where the helper claims and releases)
     is reported at the caller's argument, as one of the module's own helpers
-    is. A part named for a prefix or namespace (`lock_prefix + host`) is a
-    name, not a token.
+    is. So is a holder handed to a lock API leaselint cannot read: a taking
+    call (`lock`, `acquire`, `reserve`, `claim`) and a giving call
+    (`release`, `unlock`) on one object, in one function or class or on a
+    module-level object, passing the same argument named for a holder
+    (`_lock.lock(task, host)` and `_lock.release(task, host)`;
+    `Node.reserve(ctx, CONF.host, node)`), with no fix. A part named for a
+    prefix or namespace (`lock_prefix + host`) is a name, not a token.
 
     ## Why is this bad?
     The holder token is how a release tells "my claim" from "somebody else's

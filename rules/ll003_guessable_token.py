@@ -16,8 +16,9 @@ class GuessableToken(Rule):
     (`itertools.count`, `+= 1`). Values derived only from `secrets`,
     `uuid.uuid4()`, `os.urandom` or `random.SystemRandom` are not reported.
     The token a caller gives a lock object (`lock.acquire(token=...)`,
-    python-redis-lock's `id=`) or a lease helper of another module of the run
-    is checked the same way, with no fix.
+    python-redis-lock's `id=`), a lease helper of another module of the run,
+    or a lock API leaselint cannot read (the same holder given to its
+    `acquire` and its `release`) is checked the same way, with no fix.
 
     ## Why is this bad?
     Another worker can produce the same token. Two workers that start in the

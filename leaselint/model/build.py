@@ -290,6 +290,87 @@ def _handed_claims(walker: Walker, classifier, resolver, leases) -> list:
     return handed
 
 
+# A lock API leaselint cannot read, told by its method names: one that takes the lease and one that
+# gives it back, called on one object with the same holder (`_lock.lock(task, host)`, then
+# `_lock.release(task, host)`; `Node.reserve(ctx, CONF.host, node)`, `Node.release(ctx, CONF.host, n)`).
+_API_TAKING = frozenset({"lock", "acquire", "acquire_lock", "reserve", "claim", "take", "lock_task", "try_lock", "trylock", "get_lock"})
+_API_GIVING = frozenset({"release", "unlock", "release_lock", "unlock_task", "unreserve", "free"})
+# Words of a value that names a holder (the argument's own code): `host`, `owner`, `worker_id`, `CONSUMER`.
+_HOLDER_WORDS = ("host", "owner", "holder", "worker", "token", "ident", "uuid", "pid", "consumer", "node_name",
+                 "instance", "engine", "server", "process", "client_id", "member", "locker")
+
+
+def _api_tokens(walker: Walker, classifier, resolver) -> list:
+    """(token, call, scope, key) of a holder handed to a lock API of the project's or a library's that
+    leaselint cannot read: the taking call and the giving call on one receiver (in one function, one
+    class, or on a module-level object) share the holder, an argument after the first, named for a
+    holder, no literal. LL002 and LL003 ask where the holder comes from."""
+    made = {id(event.call) for event in (*classifier.claims, *classifier.releases)}
+    known = {id(lock.call) for lock in classifier.locks}
+    taking, giving = [], {}
+    for site in walker.calls:
+        method = site.call.func.attr.value  # type: ignore[union-attr]
+        if site.scope.is_test or id(site.call) in made or id(site.call) in known:
+            continue
+        if method in _API_TAKING or method in _API_GIVING:
+            args = [a.value for a in site.call.args if a.keyword is None and not a.star]
+            args += [a.value for a in site.call.args if a.keyword is not None]
+            if len(args) < 2:
+                continue
+            receiver = resolver.shape(site.call.func.value, site.scope)  # type: ignore[union-attr]
+            if method in _API_TAKING:
+                taking.append((site, receiver))
+            else:
+                giving.setdefault(receiver, []).append(site)
+    def cls_of(scope):
+        if scope.cls is not None:
+            return scope.cls
+        method = resolver._enclosing_method(scope)  # a retried inner `reserve_node()` of a method
+        return method.cls if method is not None else None
+
+    found = []
+    for site, receiver in taking:
+        cls = cls_of(site.scope)
+        others = [
+            other
+            for other in giving.get(receiver, ())
+            if other.scope is site.scope
+            or (cls is not None and cls_of(other.scope) is cls)
+            or type(site.call.func.value) is cst.Name and resolver.defining_scope(site.call.func.value.value, site.scope) is resolver.module_scope  # type: ignore[union-attr]
+        ]
+        if not others:
+            continue
+        args = [a for a in site.call.args if not a.star]
+        for index, arg in enumerate(args):
+            value = arg.value
+            if (index == 0 and arg.keyword is None) or _literal(value):
+                continue
+            code = resolver.code(value).lower()
+            if not any(word in code for word in _HOLDER_WORDS):
+                continue
+            shape = resolver.shape(value, site.scope)
+            if any(shape == resolver.shape(a.value, other.scope) for other in others for a in other.call.args if not a.star):
+                keys = [
+                    a.value
+                    for a in args
+                    if a.keyword is None and a.value is not value
+                    and not any(word in resolver.code(a.value).lower() for word in _NOT_KEYS)
+                ]
+                found.append((value, site.call, site.scope, keys[0] if keys else None))
+                break
+    return found
+
+
+# Arguments that hand over a connection or a request's context, not the lock's name.
+_NOT_KEYS = ("context", "ctx", "session", "conn", "cursor", "request")
+
+
+def _literal(node) -> bool:
+    return type(node) in (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString) or (
+        type(node) is cst.Name and node.value in ("True", "False", "None")
+    )
+
+
 def _local_project(model: LeaseModel, walker: Walker, project, known: dict):
     """(the project with the module's own summaries added, the plain names to make sites for), or
     None when no summary of the module's own functions is new and called in the module."""
@@ -376,6 +457,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
         split_lifetimes=_split_lifetimes(walker, classifier, leases),
         handed_claims=_handed_claims(walker, classifier, resolver, leases),
+        api_tokens=_api_tokens(walker, classifier, resolver),
         passed_claims=classifier.passed_claims,
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,

@@ -284,6 +284,8 @@ class LeaseModel:
     # (token node, call, scope, lock) of a holder token the caller gives a lock object
     # (`lock.acquire(token=...)`, python-redis-lock's `Lock(conn, name, id=...)`).
     lock_tokens: list = field(default_factory=list)
+    # (token, call, scope, key) of holders handed to a lock API leaselint cannot read (build._api_tokens).
+    api_tokens: list = field(default_factory=list)
     # (call, scope, method, line) of `self.release()` thrown away where the method answers a lost lease.
     ignored_releases: list = field(default_factory=list)
     # "Class.method" -> ("answers", line) for a lock class's method that answers a lost lease, or

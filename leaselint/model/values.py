@@ -64,6 +64,15 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
     "oid": (FIXED, "Celery's `app.oid` (one value per worker process)"),
 }
 HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
+# Settings that name the host, on an object of settings (`CONF.host`, `settings.HOSTNAME`).
+_HOST_SETTINGS = frozenset({"host", "hostname", "host_name", "node_name", "nodename", "pod_name"})
+_CONFIG_OBJECTS = frozenset({"conf", "cfg", "settings", "config"})
+
+
+def _names_config(node) -> bool:
+    """`CONF`, `cfg.CONF`, `settings`, `self.config`: an object of settings, by its last name."""
+    last = node.value if type(node) is cst.Name else node.attr.value if type(node) is cst.Attribute else ""
+    return last.lower() in _CONFIG_OBJECTS
 # Calls that keep the origin of their receiver or single argument.
 PASS_THROUGH = {
     "str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next",
@@ -385,6 +394,9 @@ class Origins:
         known = ATTRIBUTES.get(node.attr.value)
         if known is not None:
             return Origin(known[0], known[1], node)
+        if node.attr.value.lower() in _HOST_SETTINGS and _names_config(node.value):
+            # `CONF.host`, `settings.HOSTNAME`: the host's name, set once for the process.
+            return Origin(FIXED, "the host name (a setting)", node)
         dotted = self.dotted(node)
         if dotted is not None and (dotted + ".").startswith("request.user."):
             # `request.user.id`: every tab and attempt of one user stores the same value.
