@@ -224,6 +224,8 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         if _self_release(data, lower):
             # A lock class whose own release may answer a lost lease the caller drops (the second look asks).
             return CLAIM_WORDS
+        if _api_holder(data, lower):
+            return CLAIM_WORDS  # a holder handed to a lock API's take and give (the second look asks)
         if (b"partial(" in data or b"= " in data) and _bound_claim().search(data) is not None:
             return CLAIM_WORDS  # `claim = self.mc.add`, `partial(self.mc.add, key)`: the second look asks
         return CLAIM_WORDS if named_lock and b".delete(" in data and _read_then_write(data, True) else NOTHING
@@ -253,6 +255,8 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         return CLAIM_WORDS
     if _self_release(data, lower):
         return CLAIM_WORDS  # as above: a lock class's own release (the second look asks)
+    if _api_holder(data, lower):
+        return CLAIM_WORDS  # as above: a lock API handed a holder
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
     return CLAIM_WORDS if released and _read_then_write(data, True) else NOTHING
 
@@ -273,6 +277,31 @@ def _self_release(data: bytes, lower: bytes) -> bool:
     return (b"self.release(" in data or b"self.unlock(" in data) and any(
         word.encode() in lower for word in LOCK_CLASS_WORDS
     )
+
+
+def _api_holder(data: bytes, lower: bytes) -> bool:
+    """A taking call and a giving call of a lock API (`.lock(`, `.release(`) in a text that names a
+    holder (`host`, `owner`): the model asks whether they share it (build._api_tokens)."""
+    words = _api_words()
+    return (
+        any(word in data for word in words[1])
+        and any(word in data for word in words[0])
+        and any(word in lower for word in words[2])
+    )
+
+
+def _api_words() -> tuple:
+    found = _API_WORDS.get("words")
+    if found is None:
+        found = _API_WORDS["words"] = (
+            tuple(b"." + m.encode() + b"(" for m in stores.API_TAKING),
+            tuple(b"." + m.encode() + b"(" for m in stores.API_GIVING),
+            tuple(w.encode() for w in stores.HOLDER_WORDS),
+        )
+    return found
+
+
+_API_WORDS: dict = {}
 
 
 # How far into a file its imports are looked for (a store's module named near the top).
@@ -540,6 +569,8 @@ def second_look(tree, plain_writes: bool = True) -> bool:
         return True  # the model asks whether the class's release answers a lost lease
     if facts.handed:
         return True
+    if facts.api_taking and facts.api_giving:
+        return True  # a lock API's take and give: the model asks whether they share a holder
     return plain_writes and _read_then_set(tree)
 
 
@@ -652,11 +683,15 @@ class _Facts:
         self.self_release = False
         # A claim method handed to a runner or bound to a name (walk.py's handed calls).
         self.handed = False
+        # Calls of a lock API's taking and giving methods with two arguments or more (build._api_tokens).
+        self.api_taking = False
+        self.api_giving = False
 
     def collect(self, tree) -> None:
         import ast
 
         methods = _methods()
+        api_taking, api_giving = stores.API_TAKING, stores.API_GIVING
         node_type, call, name, attribute, load = ast.AST, ast.Call, ast.Name, ast.Attribute, ast.Load
         functions = (ast.FunctionDef, ast.AsyncFunctionDef)
         stack = [(tree, None)]
@@ -667,6 +702,11 @@ class _Facts:
             node, function = stack.pop()
             kind = type(node)
             if kind is call:
+                if type(node.func) is attribute and len(node.args) + len(node.keywords) >= 2:
+                    if node.func.attr in api_taking:
+                        self.api_taking = True
+                    elif node.func.attr in api_giving:
+                        self.api_giving = True
                 if type(node.func) is attribute and node.func.attr in methods:
                     self.calls.append((node, function))
                 elif any(type(a) is attribute and a.attr in methods for a in node.args[:2]):

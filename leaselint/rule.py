@@ -128,7 +128,7 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
         method = call.func.attr.value if type(call.func) is cst.Attribute else "the call"
         message = (
             f"The holder given to `{method}` for `{name}` comes from {origin.reason}: {problem} (no automatic "
-            "fix: the lock's own API takes the holder, so pass it a fresh token made for each attempt)"
+            "fix: the lock's own API takes the holder)"
         )
         related = ()
         if origin.node is not None:

@@ -103,7 +103,10 @@ class FixedToken(Rule):
     ## Without an automatic fix
 
     The reasons and what to do instead are those of LL001:
-    `leaselint --explain LL001`.
+    `leaselint --explain LL001`. A lock API that takes the holder from its
+    caller (`_lock.lock(task, host)`): pass it a token made fresh for each
+    attempt (`secrets.token_hex(16)`), and give the same token back to its
+    release.
 
     ## References
     - Martin Kleppmann, "How to do distributed locking"

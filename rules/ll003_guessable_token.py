@@ -60,7 +60,8 @@ class GuessableToken(Rule):
     ## Without an automatic fix
 
     The reasons and what to do instead are those of LL001:
-    `leaselint --explain LL001`.
+    `leaselint --explain LL001`. A lock API that takes the holder from its
+    caller: pass it `secrets.token_hex(16)`, made for each attempt.
     """
 
     code = "LL003"

@@ -290,16 +290,6 @@ def _handed_claims(walker: Walker, classifier, resolver, leases) -> list:
     return handed
 
 
-# A lock API leaselint cannot read, told by its method names: one that takes the lease and one that
-# gives it back, called on one object with the same holder (`_lock.lock(task, host)`, then
-# `_lock.release(task, host)`; `Node.reserve(ctx, CONF.host, node)`, `Node.release(ctx, CONF.host, n)`).
-_API_TAKING = frozenset({"lock", "acquire", "acquire_lock", "reserve", "claim", "take", "lock_task", "try_lock", "trylock", "get_lock"})
-_API_GIVING = frozenset({"release", "unlock", "release_lock", "unlock_task", "unreserve", "free"})
-# Words of a value that names a holder (the argument's own code): `host`, `owner`, `worker_id`, `CONSUMER`.
-_HOLDER_WORDS = ("host", "owner", "holder", "worker", "token", "ident", "uuid", "pid", "consumer", "node_name",
-                 "instance", "engine", "server", "process", "client_id", "member", "locker")
-
-
 def _api_tokens(walker: Walker, classifier, resolver) -> list:
     """(token, call, scope, key) of a holder handed to a lock API of the project's or a library's that
     leaselint cannot read: the taking call and the giving call on one receiver (in one function, one
@@ -312,13 +302,13 @@ def _api_tokens(walker: Walker, classifier, resolver) -> list:
         method = site.call.func.attr.value  # type: ignore[union-attr]
         if site.scope.is_test or id(site.call) in made or id(site.call) in known:
             continue
-        if method in _API_TAKING or method in _API_GIVING:
+        if method in stores.API_TAKING or method in stores.API_GIVING:
             args = [a.value for a in site.call.args if a.keyword is None and not a.star]
             args += [a.value for a in site.call.args if a.keyword is not None]
             if len(args) < 2:
                 continue
             receiver = resolver.shape(site.call.func.value, site.scope)  # type: ignore[union-attr]
-            if method in _API_TAKING:
+            if method in stores.API_TAKING:
                 taking.append((site, receiver))
             else:
                 giving.setdefault(receiver, []).append(site)
@@ -346,7 +336,7 @@ def _api_tokens(walker: Walker, classifier, resolver) -> list:
             if (index == 0 and arg.keyword is None) or _literal(value):
                 continue
             code = resolver.code(value).lower()
-            if not any(word in code for word in _HOLDER_WORDS):
+            if not any(word in code for word in stores.HOLDER_WORDS):
                 continue
             shape = resolver.shape(value, site.scope)
             if any(shape == resolver.shape(a.value, other.scope) for other in others for a in other.call.args if not a.star):

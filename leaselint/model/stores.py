@@ -165,6 +165,14 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
 # LOCK_CLASS_WORDS (lock_names.py, where file names read them): a class named for one of these
 # (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock class.
+# A lock API leaselint cannot read, told by its method names: one that takes the lease and one that
+# gives it back, called on one object with the same holder (`_lock.lock(task, host)`, then
+# `_lock.release(task, host)`; `Node.reserve(ctx, CONF.host, node)`, `Node.release(ctx, CONF.host, n)`).
+API_TAKING = frozenset({"lock", "acquire", "acquire_lock", "reserve", "claim", "take", "lock_task", "try_lock", "trylock", "get_lock"})
+API_GIVING = frozenset({"release", "unlock", "release_lock", "unlock_task", "unreserve", "free"})
+# Words of a value that names a holder (the argument's own code): `host`, `owner`, `worker_id`, `CONSUMER`.
+HOLDER_WORDS = ("host", "owner", "holder", "worker", "token", "ident", "uuid", "pid", "consumer", "node_name",
+                "instance", "engine", "server", "process", "client_id", "member", "locker")
 LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
