@@ -483,7 +483,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         """The id of the module's class whose instance `node` is, by its one binding to `Class(...)`."""
         value = None
         if type(node) is cst.Name:
-            found = self.resolver.single_value(node.value, scope)
+            found = self.resolver.value_unless_none(node.value, scope)  # `lock = None`, then `lock = JobLock(...)`
             value = found[0] if found is not None else None
         elif type(node) is cst.Attribute and type(node.value) is cst.Name and self.resolver.is_self(node.value, scope):
             held = self.resolver.self_attr_values(node.attr.value, scope)

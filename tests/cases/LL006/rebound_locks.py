@@ -1,4 +1,4 @@
-"""LL006 cases: a lock object held in a name that an `except` sets back to None."""
+"""LL006 cases: a lock object held in a name bound to None too (first, or in an `except`)."""
 
 from leaselint.rule import Invalid, Valid
 
@@ -57,5 +57,56 @@ INVALID = [
                             "lease lost before release: %s", exc
                         )
     """,
+    ),
+    # An object of the module's own lock class, bound to None first: its release's answer dropped in a `finally`.
+    Invalid(
+        """\
+        import time
+        import uuid
+        from contextlib import contextmanager
+
+        from django.core.cache import cache
+
+
+        class RedisLock:
+            def __init__(self, name, ttl=60):
+                self.name = name
+                self.ttl = ttl
+                self.token = None
+
+            def acquire(self, wait=0.001):
+                token = uuid.uuid4().hex
+                until = time.time() + wait
+                while not cache.set(self.name, token, timeout=self.ttl, nx=True):
+                    if time.time() >= until:
+                        return False
+                    time.sleep(0.01)
+                self.token = token
+                return True
+
+            def release(self):
+                if not self.token:
+                    return False
+                held = cache.get(self.name)
+                if held != self.token:
+                    return False
+                return cache.delete(self.name)
+
+
+        @contextmanager
+        def service_lock(key, ttl):
+            lock = None
+            try:
+                lock = RedisLock(key, ttl)
+                if not lock.acquire(0.1):
+                    raise RuntimeError("locked")
+                yield lock
+            finally:
+                if lock is not None:
+                    lock.release()
+    """,
+        line=43,
+        column=13,
+        fixed=None,
     ),
 ]
