@@ -117,40 +117,33 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
             related += (Related(*called, f"the claim of `{key}`"),)
         yield rule.at_node(context, claim.value, message, fix, related)
     model = context.model
-    for token, call, scope, key in model.api_tokens:
-        origin = model.origins.origin(token, scope, None)
+    handed = [
+        (token, scope, None, f"The holder given to `{_method(call)}` for `{_named(model, key)}`", "the lock's own API takes the holder")
+        for token, call, scope, key in model.api_tokens
+    ] + [
+        (token, scope, lock.key_shape, f"The holder token of lock `{_named(model, lock.key)}`", "other code may read the lock's token back")
+        for token, call, scope, lock in model.lock_tokens
+    ]
+    for token, scope, key_shape, subject, why in handed:
+        # Tokens handed to a lock object or a lock API of no fix: where each comes from.
+        origin = model.origins.origin(token, scope, key_shape)
         if origin.kind != kind and origin.also is not None:
             origin = origin.also
         if origin.kind != kind or id(token) in seen:
             continue
         seen.add(id(token))
-        name = model.code_of(key) if key is not None else "the lock"
-        method = call.func.attr.value if type(call.func) is cst.Attribute else "the call"
-        message = (
-            f"The holder given to `{method}` for `{name}` comes from {origin.reason}: {problem} (no automatic "
-            "fix: the lock's own API takes the holder)"
-        )
+        message = f"{subject} comes from {origin.reason}: {problem} (no automatic fix: {why})"
         related = ()
         if origin.node is not None:
             made, stored = span(context, origin.node), span(context, token)
             if not (stored[0] <= made[0] and made[1] <= stored[1]):
                 related = (Related(*made, "the value is made here"),)
         yield rule.at_node(context, token, message, None, related)
-    for token, call, scope, lock in model.lock_tokens:
-        origin = model.origins.origin(token, scope, lock.key_shape)
-        if origin.kind != kind and origin.also is not None:
-            origin = origin.also
-        if origin.kind != kind or id(token) in seen:
-            continue
-        seen.add(id(token))
-        key = model.code_of(lock.key) if lock.key is not None else "the lock"
-        message = (
-            f"The holder token of lock `{key}` comes from {origin.reason}: {problem} (no automatic fix: "
-            "other code may read the lock's token back)"
-        )
-        related = ()
-        if origin.node is not None:
-            made, stored = span(context, origin.node), span(context, token)
-            if not (stored[0] <= made[0] and made[1] <= stored[1]):
-                related = (Related(*made, "the value is made here"),)
-        yield rule.at_node(context, token, message, None, related)
+
+
+def _method(call) -> str:
+    return call.func.attr.value if type(call.func) is cst.Attribute else "the call"
+
+
+def _named(model, key) -> str:
+    return model.code_of(key) if key is not None else "the lock"
