@@ -38,7 +38,8 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
         data, failed, key, was_skipped = look[0], look[1], look[2], look[3]
         if failed is not None:
             continue
-        if was_skipped:
+        if was_skipped or (done is not None and done[0].passed_over):
+            # Passed over at the first look or at the second (a claim's words, no claim in the tree).
             skipped.append(index)
             continue
         summary = done[0].summary if done is not None else None

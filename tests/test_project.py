@@ -1969,3 +1969,54 @@ def test_a_token_passed_to_another_modules_lease_helper_is_reported_at_the_argum
     }
     assert "(no automatic fix: the release is made inside `task_lock` (app/utils.py:17)" in found["app/tasks.py"][0][3]
     assert "(no automatic fix: the claim is made inside `task_lock` (app/utils.py:12))" in found["app/tasks.py"][1][3]
+
+
+def test_a_file_the_second_look_passes_over_is_still_read_for_the_helpers_it_calls(tmp_path):
+    """A caller whose bytes hold a claim's words (a lock API's `acquire(...)`, a holder's name) but
+    whose tree holds no claim is passed over at the prefilter's second look; it still calls another
+    module's checked release and drops the answer."""
+    files = {
+        "app/__init__.py": "",
+        "app/lease.py": """\
+            import secrets
+
+            import redis
+
+            r = redis.Redis()
+            UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+            class Lease:
+                def __init__(self):
+                    self.owner = None
+
+                def acquire(self, name, ttl):
+                    self.owner = secrets.token_hex(16)
+                    return bool(r.set(name, self.owner, nx=True, ex=ttl))
+
+                def release(self, name):
+                    return bool(r.eval(UNLOCK, 1, name, self.owner))
+        """,
+        "app/held.py": """\
+            from app.lease import Lease
+
+
+            class Held:
+                \"\"\"Holds a lease for its owner while the block runs.\"\"\"
+
+                def __init__(self, name):
+                    self.lease = Lease()
+                    self.name = name
+                    self.acquired = False
+
+                def __enter__(self):
+                    self.acquired = self.lease.acquire(self.name, 60)
+                    return self.acquired
+
+                def __exit__(self, *exc):
+                    if self.acquired:
+                        self.lease.release(self.name)
+        """,
+    }
+    found = findings(tmp_path, tree(tmp_path, files))
+    assert codes(found) == {"app/held.py": [("LL006", 18, 13)]}
