@@ -33,6 +33,8 @@ NOT_RUN = {
     '"DELIFEQ"': "DELIFEQ needs Valkey 9; the suite's Redis has no such command (run on Valkey in test_valkey_proof.py)",
     "django.db": "Django's ORM has no family here; its row-lease fix runs on SQLite in test_row_lease_proof.py",
     ".hsetnx(": "the Redis family here reads string keys; hash-field fixes run in test_hash_field_proof.py",
+    "django.conf": "a client Django's settings hold (`settings.redis_inst`) is not pointed at the test server here; "
+    "its fix is the Lua release run here on every module client of tests/cases/LL001/redis_functions.py",
     "django.core.cache": "Django's cache has no family here; LL009's `cache.add` fix runs on Django's Redis "
     "backend in test_check_then_claim_proof.py",
     "class EncoderPool": "its release takes a grant object the scenarios cannot make; the same log fix on a slot "

@@ -14,7 +14,7 @@ import libcst as cst
 
 from leaselint.model.call_parts import _deliberate
 from leaselint.model.events import Claim, Expire, Release
-from leaselint.model.keys import _is_docstring
+from leaselint.model.keys import _is_docstring, not_none
 from leaselint.model.scope import count_names
 from leaselint.model.stores import claim_pattern, row_of
 from leaselint.model.values import Origin
@@ -374,9 +374,9 @@ class SummarisedCalls:
                 return cls if cls is not None and any(key.startswith(cls + ".") for key in self.functions) else None
             values = where.bindings.get(node.value) if where is not None else None
             # `client = None` first (or again in an `except`), the object made once between.
-            made = [v for v in values or () if not (type(v) is cst.Name and v.value == "None")]
-            if len(made) == 1:
-                value = made[0]
+            made = not_none(values or ())
+            if made is not None:
+                value = made
             if value is None and node.value in self.walker.imports and where is resolver.module_scope:
                 # `from app.cache import store`: an object another module makes (its summary says of what).
                 value, imported = cst.Call(func=node), True

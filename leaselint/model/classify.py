@@ -11,7 +11,7 @@ from leaselint.model import stores
 from leaselint.model.call_parts import _command_words, _lock_methods, get_arg, positional_args, by_default
 from leaselint.model.claims import ClaimsMixin
 from leaselint.model.events import Claim, Expire, LockObject, Read, Release, Write
-from leaselint.model.keys import free_names, Resolver
+from leaselint.model.keys import _is_docstring, free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.pairing import Called
 from leaselint.model.read_claims import ReadClaimsMixin
@@ -194,7 +194,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         return [pair for _, _, pair in sorted(zip(order, range(len(specs)), specs))]
 
     def _classify(self, site: CallSite, method: str) -> None:
-        if any(arg.keyword is not None and arg.keyword.value in _TRANSACTION_KEYWORDS for arg in site.call.args):
+        if any(arg.keyword is not None and arg.keyword.value in stores.TRANSACTION_KEYWORDS for arg in site.call.args):
             return  # `client.delete(key, transaction=t)`: an operation of a transaction its store applies whole
         for store, spec in self._by_strength(site, stores.claim_specs(method)):
             if spec.form == "mapping":
@@ -682,16 +682,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         return common, in_pipeline
 
 
-# Keywords that hand a store call to a transaction (arakoon's `transaction=`, a `txn=` of a client's
-# own): the call is one step of it, checked by the transaction's own asserts.
-_TRANSACTION_KEYWORDS = frozenset({"transaction", "txn"})
-
-
 def _abstract(method) -> bool:
     """No method, or one whose body only raises NotImplementedError (or is `...`, `pass`)."""
     if method is None:
         return True
-    body = [st for st in getattr(getattr(method.node, "body", None), "body", ()) if not _docstring(st)]
+    body = [st for st in getattr(getattr(method.node, "body", None), "body", ()) if not _is_docstring(st)]
     if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
         return False
     small = body[0].body[0]
@@ -702,11 +697,3 @@ def _abstract(method) -> bool:
         return type(exc) is cst.Name and exc.value == "NotImplementedError"
     return False
 
-
-def _docstring(statement) -> bool:
-    return (
-        type(statement) is cst.SimpleStatementLine
-        and len(statement.body) == 1
-        and type(statement.body[0]) is cst.Expr
-        and type(statement.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
-    )

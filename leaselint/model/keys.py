@@ -151,10 +151,8 @@ class Resolver:
         where = self.defining_scope(name, scope)
         if where is None or name in where.params:
             return None
-        made = [v for v in where.bindings.get(name, ()) if not (type(v) is cst.Name and v.value == "None")]
-        if len(made) == 1 and made[0] is not None and type(made[0]) is not cst.AugAssign:
-            return made[0], where
-        return None
+        made = not_none(where.bindings.get(name, ()))
+        return (made, where) if made is not None else None
 
     def defining_scope(self, name: str, scope: Scope) -> Scope | None:
         current: Scope | None = scope
@@ -274,10 +272,8 @@ class Resolver:
         ):
             return self.shape(values[0], where, depth + 1)
         # `held = None`, then `held = lock_key` once claimed: a key only where it is not None.
-        keys = [value for value in values if not (type(value) is cst.Name and value.value == "None")]
-        if len(keys) == 1 and len(values) <= 3 and keys[0] is not None and type(keys[0]) is not cst.AugAssign:
-            return self.shape(keys[0], where, depth + 1)
-        return ("name", name)
+        made = not_none(values)
+        return self.shape(made, where, depth + 1) if made is not None else ("name", name)
 
     def _self_attr_shape(self, attr: str, scope: Scope, depth: int) -> Shape:
         values = self.self_attr_values(attr, scope)
@@ -326,13 +322,20 @@ class Resolver:
             return None
         return _join([_substitute(part, given) for part in shape[1]])
 
-    def _property_return(self, attr: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
-        """`@property def redis(self): return self._conn`: what the property returns, in its scope."""
+    def _property(self, attr: str, scope: Scope) -> Scope | None:
+        """The property `attr` of the class `scope` is a method of (or inside one)."""
         method = scope if scope.cls is not None else self._enclosing_method(scope)
         found = self.functions.get((id(method.cls), attr)) if method is not None else None
         if found is None or not any(
             _decorator_name(d.decorator) in ("property", "cached_property") for d in found.node.decorators
         ):
+            return None
+        return found
+
+    def _property_return(self, attr: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
+        """`@property def redis(self): return self._conn`: what the property returns, in its scope."""
+        found = self._property(attr, scope)
+        if found is None:
             return None
         returned = self._single_return(found)
         return (returned, found) if returned is not None else None
@@ -340,11 +343,8 @@ class Resolver:
     def property_returns(self, attr: str, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
         """`@property def memcache(self): if self._mc is None: self._mc = Client(); return self._mc`:
         every expression the property returns, in its scope."""
-        method = scope if scope.cls is not None else self._enclosing_method(scope)
-        found = self.functions.get((id(method.cls), attr)) if method is not None else None
-        if found is None or not any(
-            _decorator_name(d.decorator) in ("property", "cached_property") for d in found.node.decorators
-        ):
+        found = self._property(attr, scope)
+        if found is None:
             return []
         returned = []
         stack = [found.node.body]
@@ -498,6 +498,15 @@ class Resolver:
                 return None
         parts.append(template[position:])
         return parts
+
+
+def not_none(values) -> cst.BaseExpression | None:
+    """The one value of a name's bindings that is not `None` (`lock = None`, then `lock = make()`),
+    when there is exactly one and it is a plain assignment."""
+    made = [v for v in values if not (type(v) is cst.Name and v.value == "None")]
+    if len(made) == 1 and isinstance(made[0], cst.BaseExpression):
+        return made[0]
+    return None
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

@@ -218,15 +218,10 @@ class ReadClaimsMixin:
             # the key is found absent.
             leaving = branch.body if absent else (branch.orelse.body if isinstance(branch.orelse, cst.Else) else None)
             if leaving is not None and _breaks(leaving) and not contains(branch, write.call):
-                loop = next(
-                    (
-                        node
-                        for node in _loops(write.scope.node)
-                        if contains(node.body, branch) and not contains(node, write.call)
-                    ),
-                    None,
-                )
-                if loop is not None and _in_block_after(loop, write.statement, write.scope.node):
+                # The innermost loop around the test: the one its `break` leaves.
+                around = [node for node in _loops(write.scope.node) if contains(node.body, branch)]
+                loop = around[-1] if around else None
+                if loop is not None and not contains(loop, write.call) and _in_block_after(loop, write.statement, write.scope.node):
                     return branch, exact
             if (
                 not absent
@@ -286,13 +281,14 @@ def _breaks(block) -> bool:
 
 
 def _loops(function) -> list:
-    """The `for` and `while` loops of a function, outermost first, not those of functions inside it."""
+    """The `for` and `while` loops of a function, each after the loops around it, not those of
+    functions inside it."""
     found, stack = [], [function.body] if hasattr(function, "body") else []
     while stack:
-        node = stack.pop(0)
+        node = stack.pop()
         if type(node) in (cst.For, cst.While):
             found.append(node)
         if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
             continue
-        stack.extend(node.children)
+        stack.extend(reversed(node.children))
     return found

@@ -11,10 +11,6 @@ from leaselint.model.stores import Store
 from leaselint.model.walk import CallSite, dotted
 
 
-# Objects that hold a project's configuration, clients among it: `django.conf.settings`, `flask.g`.
-_CONFIG_OBJECTS = frozenset({"settings", "conf", "config", "current_app", "g"})
-
-
 def _test_double(imported: str) -> bool:
     """A stand-in a project falls back to (`pymemcache.test.utils.MockMemcacheClient`)."""
     parts = imported.split(".")
@@ -115,7 +111,7 @@ class RecognitionMixin:
             return []
         imported = self.walker.imports.get(node.value)
         if imported is not None:
-            if trail and made is None and imported.rpartition(".")[2] in _CONFIG_OBJECTS:
+            if trail and made is None and imported.rpartition(".")[2].lower() in stores.CONFIG_OBJECTS:
                 return []  # `settings.redis_inst`: a client the project's settings hold, of any family
             return [(imported, made)]
         value = self.resolver.value_unless_none(node.value, scope)

@@ -165,6 +165,13 @@ def transaction_methods() -> tuple[frozenset[str], frozenset[str]]:
 LOCK_KEY_WORDS = ("lock", "lease", "mutex", "leader", "semaphore", "claim", "owner", "singleton")
 # LOCK_CLASS_WORDS (lock_names.py, where file names read them): a class named for one of these
 # (`MemcachedLock`, `LeaseMutex`) with the methods of one is a lock class.
+# Objects and modules that hold a project's settings (`django.conf.settings`, `CONF`, `flask.g`): a
+# client or a value there is the deployment's, of no store family or origin the model can tell.
+CONFIG_OBJECTS = frozenset({"settings", "conf", "cfg", "config", "environ", "current_app", "g"})
+# Keywords that hand a store call to a transaction (arakoon's `transaction=`, a `txn=` of a client's
+# own): the call is one step of it, checked by the transaction's own asserts.
+TRANSACTION_KEYWORDS = frozenset({"transaction", "txn"})
+
 # A lock API leaselint cannot read, told by its method names: one that takes the lease and one that
 # gives it back, called on one object with the same holder (`_lock.lock(task, host)`, then
 # `_lock.release(task, host)`; `Node.reserve(ctx, CONF.host, node)`, `Node.release(ctx, CONF.host, n)`).

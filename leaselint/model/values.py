@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from leaselint.model import stores
 from leaselint.model.keys import literal_string
 from leaselint.model.scope import reaching_value, Scope
 from leaselint.model.traverse import nodes
@@ -66,13 +67,12 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
 HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
 # Settings that name the host, on an object of settings (`CONF.host`, `settings.HOSTNAME`).
 _HOST_SETTINGS = frozenset({"host", "hostname", "host_name", "node_name", "nodename", "pod_name"})
-_CONFIG_OBJECTS = frozenset({"conf", "cfg", "settings", "config"})
 
 
 def _names_config(node) -> bool:
     """`CONF`, `cfg.CONF`, `settings`, `self.config`: an object of settings, by its last name."""
     last = node.value if type(node) is cst.Name else node.attr.value if type(node) is cst.Attribute else ""
-    return last.lower() in _CONFIG_OBJECTS
+    return last.lower() in stores.CONFIG_OBJECTS
 # Calls that keep the origin of their receiver or single argument.
 PASS_THROUGH = {
     "str", "bytes", "hex", "encode", "decode", "format", "lower", "upper", "strip", "next",
@@ -721,7 +721,7 @@ def _imported_capitals(node: cst.BaseExpression, imports: dict[str, str]) -> str
     else:
         return None
     parts = {part.lower() for part in dotted.split(".")[:-1]}
-    if parts & {"settings", "conf", "environ", "config"}:
+    if parts & stores.CONFIG_OBJECTS:
         return None  # a setting, the deployment's choice (as `settings.WORKER_ID` is)
     stripped = name.strip("_")
     if not stripped or not stripped.replace("_", "").isalnum() or not stripped.isupper() or not any(c.isalpha() for c in stripped):
