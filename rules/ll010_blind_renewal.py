@@ -21,7 +21,10 @@ class BlindRenewal(Rule):
     `refresh`, `heartbeat`, `keep_alive`). A write of the key with a lifetime
     (`set(key, token, ex=30)`) in such a place renews it too, and also takes
     over a key another worker claimed. The deadline that a claim without one
-    gets from a second call right after it is LL005's; a function named for
+    gets from a second call right after it is LL005's, unless the call is
+    queued with the claim on one pipeline (`pipe.setnx(k, v)`,
+    `pipe.expire(k, 30)`): it runs when the claim failed too, so the worker
+    that lost the race extends the holder's deadline. A function named for
     ending (`finish_job`, `release`) that lets the key run out is a release,
     not a renewal. So is a lifetime set by hand on a lock object's key
     (`r.pexpire(KEY, ms)` beside `r.lock(KEY)`). Renewals in tests are not
@@ -112,26 +115,6 @@ class BlindRenewal(Rule):
                         run(job)
                     finally:
                         r.delete(f"nightly:{job}")
-        """
-        ),
-        # redis-py's lock object extends with a token check.
-        Valid(
-            """\
-            import redis
-
-            r = redis.Redis()
-
-
-            def report(day):
-                lock = r.lock(f"report:{day}", timeout=30)
-                if not lock.acquire(blocking=False):
-                    return
-                try:
-                    for part in parts(day):
-                        part.render()
-                        lock.extend(30, replace_ttl=True)
-                finally:
-                    lock.release()
         """
         ),
     ]
@@ -294,6 +277,13 @@ class BlindRenewal(Rule):
                     fix = None
                     message += f" (no automatic fix: {why})"
                 yield self.at_event(renewal, message, fix)
+        for claim, expire in context.model.queued_lifetimes:
+            yield self.at_event(
+                expire,
+                f"`{expire.method}` is queued with the claim of lease `{key_text(claim)}` and runs when the claim failed too: "
+                "a worker that lost the race extends the holder's deadline",
+            )
         for renewal in context.model.lock_key_renewals:
             what = f"`{renewal.method}` renews the key of lock `{key_text(renewal)}` without checking the holder"
             yield self.at_event(renewal, what + ": extend it through the lock object (`lock.extend()`), which checks its token")
+

@@ -2020,3 +2020,50 @@ def test_a_file_the_second_look_passes_over_is_still_read_for_the_helpers_it_cal
     }
     found = findings(tmp_path, tree(tmp_path, files))
     assert codes(found) == {"app/held.py": [("LL006", 18, 13)]}
+
+
+NAMED_LOCK_CLASS = """\
+import uuid
+
+UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class StoreLock:
+    def __init__(self, client, name, ttl=10):
+        self.client = client
+        self.name = name
+        self.ttl = ttl
+        self.owner = None
+
+    def acquire_lock(self):
+        self.owner = str(uuid.uuid4())
+        return self.client.set(self.name, self.owner, nx=True, ex=self.ttl)
+
+    def release_lock(self):
+        return self.client.eval(UNLOCK, 1, self.name, self.owner)
+"""
+
+NAMED_LOCK_CALLER = """\
+from app.lockutil import StoreLock
+from app.store import r
+
+IMPORT_LOCK = StoreLock(r, "import:lock")
+
+
+def import_rows(rows):
+    if IMPORT_LOCK.acquire_lock():
+        try:
+            save(rows)
+        finally:
+            IMPORT_LOCK.release_lock()
+"""
+
+
+def test_a_lock_class_of_another_module_with_methods_named_for_locking_answers_its_callers(tmp_path):
+    paths = tree(
+        tmp_path,
+        {"app/__init__.py": "", "app/store.py": REDIS_STORE, "app/lockutil.py": NAMED_LOCK_CLASS, "app/importer.py": NAMED_LOCK_CALLER},
+    )
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/importer.py": [("LL006", 12, 13)]}
+    assert found["app/importer.py"][0][3].startswith("`release_lock` answers whether the lease was still held (app/lockutil.py:18)")

@@ -430,6 +430,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
     for lease in leases:
         # `with cache.transact(): if cache.get(key) == token: cache.touch(key, ttl)`: checked, one step.
         lease.renewals = [r for r in lease.renewals if not classifier._compared_in_transaction(r)]
+    split = _split_lifetimes(walker, classifier, leases)
     return LeaseModel(
         module=module,
         leases=leases,
@@ -445,7 +446,8 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         with_swallows=_with_lock_swallows(walker, classifier),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
-        split_lifetimes=_split_lifetimes(walker, classifier, leases),
+        split_lifetimes=split,
+        queued_lifetimes=_queued_lifetimes(leases, split),
         handed_claims=_handed_claims(walker, classifier, resolver, leases),
         api_tokens=_api_tokens(walker, classifier, resolver),
         passed_claims=classifier.passed_claims,
@@ -528,3 +530,21 @@ def _value_imports(walker: Walker, claims) -> dict:
             if type(annotation) is cst.Name and annotation.value in imports:
                 names.add(annotation.value)
     return {"value_imports": names, "value_attributes": attributes}
+
+
+def _queued_lifetimes(leases, split_lifetimes) -> list:
+    """A claim without a lifetime and the `expire` of its key queued after it on the same pipeline
+    (`pipe.setnx(k, v)`, `pipe.expire(k, 30)`, `pipe.execute()`): the expire runs whatever the claim
+    answers, so a worker that lost the race extends the holder's lease."""
+    pairs = [(claim, expire) for lease in leases for claim in lease.claims for expire in lease.expiries]
+    pairs += list(split_lifetimes)
+    seen: set[int] = set()
+    found = []
+    for claim, expire in pairs:
+        if id(expire) in seen or claim.has_lifetime or not (claim.in_pipeline and expire.in_pipeline):
+            continue
+        if expire.scope is not claim.scope or expire.start < claim.start or expire.receiver_shape != claim.receiver_shape:
+            continue
+        seen.add(id(expire))
+        found.append((claim, expire))
+    return found

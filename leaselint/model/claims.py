@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.model import documents, sql_rows, stores
+from leaselint.model.answers import only_logged
 from leaselint.model.call_parts import (
     FORMATTED,
     formatted_command,
@@ -286,7 +287,9 @@ class ClaimsMixin:
         usage, result_name, reads, pipeline_read = self._answer(site, in_pipeline)
         if spec.form == "sql" and usage == "statement" and self.rowcount_read(site):
             usage = "expression"  # `cur.execute(INSERT ...)`, then `if cur.rowcount == 1:`
+        logged_only = usage == "expression" and not in_pipeline and only_logged(site.scope.node, site.call, result_name)
         return Claim(
+            logged_only=logged_only,
             **common,
             spec=spec,
             value=value,

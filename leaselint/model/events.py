@@ -79,6 +79,8 @@ class Claim(Event):
     in_pipeline: bool = False
     # ... and that execute() is read in the claim's function.
     pipeline_read: bool = False
+    # The answer is read only by an `if` that logs a failure and goes on (`if not got: log.warning(...)`).
+    logged_only: bool = False
     # What the claim answers on success is not known (a script that reads, then writes when absent).
     answer_unknown: bool = False
     # The exception names caught by the `try` statements around the claim (`DuplicateKeyError`).
@@ -295,6 +297,8 @@ class LeaseModel:
     summarised_claims: list = field(default_factory=list)
     # (claim, expire): a claim helper's `setnx`, then its `expire` of the key (model/build.py).
     split_lifetimes: list = field(default_factory=list)
+    # (claim, expire): an `expire` queued on the claim's pipeline, which runs whatever the claim answers.
+    queued_lifetimes: list = field(default_factory=list)
     # Claims of no lease whose key and token are handed to a call named for releasing (model/build.py).
     handed_claims: list = field(default_factory=list)
     # Claims another module's helper makes with the token a call of this module passes (its lease

@@ -6,6 +6,7 @@ import libcst as cst
 
 from leaselint.diagnostics import Position
 from leaselint.model import stores
+from leaselint.model.answers import only_logged
 from leaselint.model.call_parts import _is_none, _lock_constructors, get_arg, positional_args
 from leaselint.model.events import Lease, LockObject, Release
 from leaselint.model.pairing import one_life
@@ -97,7 +98,7 @@ class LockObjectsMixin:
             lock = self._lock_of(func.value, site.scope, by_call, site.call)  # type: ignore[union-attr]
             if lock is None or not (_may_fail(site.call) or _may_fail(lock.call)):
                 continue
-            if site.usage in ("statement", "inline") or self._unread_answer(site):
+            if site.usage in ("statement", "inline") or self._unread_answer(site) or self._logged_only(site):
                 found.append((site.call, site.scope, lock))
         return found
 
@@ -143,6 +144,10 @@ class LockObjectsMixin:
                 reached = reaching_value(scope.node, use, receiver.attr.value, scope.self_name)
                 return by_call.get(id(reached)) if reached is not None else None
         return None
+
+    def _logged_only(self, site: CallSite) -> bool:
+        """The answer is tested only by an `if` that logs a failure and goes on."""
+        return only_logged(site.scope.node, site.call, self.walker.assigned.get(id(site.call)))
 
     def _unread_answer(self, site: CallSite) -> bool:
         """The answer is bound to a local nothing reads, or to an attribute nothing in the class reads."""

@@ -243,6 +243,11 @@ class RecognitionMixin:
                 return made.func.value, made_scope, True
             if made.func.attr.value in stores.builder_methods():
                 return made.func.value, made_scope, False
+            if made is receiver:
+                # A command chained on a pipeline's (`pipe.setnx(k, v).expire(k, 30)`): the pipeline's.
+                inner = self._receiver_of(made.func.value, scope)
+                if inner[2]:
+                    return inner
         return receiver, scope, False
 
     def _builder_op(self, receiver: cst.BaseExpression, scope: Scope) -> bool:

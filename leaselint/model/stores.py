@@ -206,7 +206,18 @@ def lock_shaped(name: str, methods) -> bool:
     """A class named for a lock, mutex, lease or semaphore (a word of its name: `MemcachedLock`,
     `lease_handle`, not `Blocking`) that acquires or releases, or is a context manager."""
     words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
-    return bool(words & set(LOCK_CLASS_WORDS)) and bool(LOCK_CLASS_METHODS & set(methods))
+    return bool(words & set(LOCK_CLASS_WORDS)) and any(_lock_method(method) for method in methods)
+
+
+def _lock_method(name: str) -> bool:
+    """`acquire`, `__exit__`, or a name of such words (`acquire_lock`, `releaseLock`, `try_unlock`)."""
+    if name in LOCK_CLASS_METHODS:
+        return True
+    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    return bool(words & _LOCK_METHOD_WORDS)
+
+
+_LOCK_METHOD_WORDS = frozenset({"acquire", "release", "lock", "unlock"})
 
 # Words of a function that releases on purpose, whoever holds the lock (admin and force paths).
 FORCE_WORDS = ("force", "stale", "break", "reset")

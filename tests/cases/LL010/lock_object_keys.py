@@ -3,6 +3,26 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # redis-py's lock object extends with a token check.
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def report(day):
+            lock = r.lock(f"report:{day}", timeout=30)
+            if not lock.acquire(blocking=False):
+                return
+            try:
+                for part in parts(day):
+                    part.render()
+                    lock.extend(30, replace_ttl=True)
+            finally:
+                lock.release()
+    """
+    ),
     # The lock object extends itself: its script checks the token.
     Valid(
         """\
