@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import libcst as cst
 
 from leaselint.model import stores
@@ -598,6 +600,9 @@ class Origins:
             return self.origin(func.value, scope, key_shape, depth + 1)
         if isinstance(func, cst.Name) and func.value in PASS_THROUGH and len(node.args) == 1:
             return self.origin(node.args[0].value, scope, key_shape, depth + 1)
+        if len(node.args) == 1 and node.args[0].star == "" and _encodes(func):
+            # `_encode(self._uuid)`, `utils.to_bytes(owner)`: a helper that writes its argument out.
+            return self.origin(node.args[0].value, scope, key_shape, depth + 1)
         if not node.args:
             found = self._imported(node.func)
             return found if found.kind != UNKNOWN else self._held_maker(node, scope)
@@ -626,6 +631,17 @@ class Origins:
         if len(parts) > 1:
             reason += ", the default maker"
         return Origin(kind, reason, node)
+
+
+_ENCODING_WORDS = frozenset({"encode", "encoded", "decode", "bytes", "str", "b64", "b64encode", "utf8", "serialize", "dumps"})
+_MAKING_WORDS = frozenset({"token", "id", "uuid", "new", "make", "gen", "generate", "random", "unique", "owner"})
+
+
+def _encodes(func: cst.BaseExpression) -> bool:
+    """A function named for writing a value out (`_encode`, `to_bytes`, `ensure_str`), not for making one."""
+    name = func.value if type(func) is cst.Name else func.attr.value if type(func) is cst.Attribute else ""
+    words = {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    return bool(words & _ENCODING_WORDS) and not words & _MAKING_WORDS
 
 
 def _or_operands(node: cst.BaseExpression) -> list[cst.BaseExpression]:
