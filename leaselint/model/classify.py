@@ -11,7 +11,7 @@ from leaselint.model import stores
 from leaselint.model.call_parts import _command_words, _lock_methods, get_arg, positional_args, by_default
 from leaselint.model.claims import ClaimsMixin
 from leaselint.model.events import Claim, Expire, LockObject, Read, Release, Write
-from leaselint.model.keys import _is_docstring, free_names, Resolver
+from leaselint.model.keys import abstract as _abstract, free_names, Resolver
 from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.pairing import Called
 from leaselint.model.read_claims import ReadClaimsMixin
@@ -680,20 +680,3 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
         common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
-
-
-def _abstract(method) -> bool:
-    """No method, or one whose body only raises NotImplementedError (or is `...`, `pass`)."""
-    if method is None:
-        return True
-    body = [st for st in getattr(getattr(method.node, "body", None), "body", ()) if not _is_docstring(st)]
-    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
-        return False
-    small = body[0].body[0]
-    if type(small) is cst.Pass or (type(small) is cst.Expr and type(small.value) is cst.Ellipsis):
-        return True
-    if type(small) is cst.Raise and small.exc is not None:
-        exc = small.exc.func if type(small.exc) is cst.Call else small.exc
-        return type(exc) is cst.Name and exc.value == "NotImplementedError"
-    return False
-

@@ -630,3 +630,19 @@ def _walk_nodes(node: cst.CSTNode):
     from leaselint.model.traverse import nodes
 
     return nodes(node, trivia=False)
+
+
+def abstract(method) -> bool:
+    """No method, or one whose body only raises NotImplementedError (or is `...`, `pass`)."""
+    if method is None:
+        return True
+    body = [st for st in getattr(getattr(method.node, "body", None), "body", ()) if not _is_docstring(st)]
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
+        return False
+    small = body[0].body[0]
+    if type(small) is cst.Pass or (type(small) is cst.Expr and type(small.value) is cst.Ellipsis):
+        return True
+    if type(small) is cst.Raise and small.exc is not None:
+        exc = small.exc.func if type(small.exc) is cst.Call else small.exc
+        return type(exc) is cst.Name and exc.value == "NotImplementedError"
+    return False

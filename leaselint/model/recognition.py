@@ -6,6 +6,7 @@ import libcst as cst
 
 from leaselint.model import stores
 from leaselint.model.call_parts import _from_store, _last_name, _returned
+from leaselint.model.keys import abstract
 from leaselint.model.scope import Scope
 from leaselint.model.stores import Store
 from leaselint.model.walk import CallSite, dotted
@@ -97,7 +98,9 @@ class RecognitionMixin:
                 if not found and made is not None and made.func is node:
                     # `self.client()`: a method of the class that makes the client.
                     method = self._method_of(node.attr.value, scope)
-                    return self._made_by_function(method, depth) if method is not None else []
+                    if method is None or abstract(method):
+                        return self._subclass_makers(node.attr.value, scope, depth)
+                    return self._made_by_function(method, depth)
                 if not found and made is None:
                     # `self.memcache`, a property that makes the client once and hands it back.
                     for value, where in self.resolver.property_returns(node.attr.value, scope):
@@ -153,7 +156,23 @@ class RecognitionMixin:
     def _method_of(self, name: str, scope: Scope) -> Scope | None:
         method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
         cls = method.cls if method is not None else None
-        return cls.methods.get(name) if cls is not None else None
+        if cls is None:
+            return None
+        return cls.methods.get(name)
+
+    def _subclass_makers(self, name: str, scope: Scope, depth: int) -> list:
+        """A base class's abstract factory method (`self.client = self.get_client_from_url(url)`):
+        what the module's subclasses that write it make, when they make clients of one family."""
+        method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
+        cls = method.cls if method is not None else None
+        if cls is None or not abstract(cls.methods.get(name)):
+            return []
+        found = []
+        for info in self.walker.classes:
+            if cls.name in info.bases and name in info.methods:
+                found.extend(self._made_by_function(info.methods[name], depth))
+        families = {store.name for store in stores.STORES for imported, _ in found if _from_store(imported, store)}
+        return found if len(families) == 1 else []
 
     def _made_by_function(self, function: Scope, depth: int) -> list:
         """What the client a factory answers is made by: its return annotation, else what it returns."""
