@@ -412,8 +412,25 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name.
         return any(word in name for word in stores.RELEASE_WORDS) or (
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
-        )
+        ) or _same_record_field(claim, release)
     return True
+
+
+def _same_record_field(claim: Claim, release: Release) -> bool:
+    """`set(record.key, v, nx=True, ex=ttl)` and `delete(record.key)` in two methods of one class: one
+    field of one record, claimed with a lifetime (a cache's `add(key)` and `delete(key)` take the
+    key itself, and a record made for good is a row, not a lease)."""
+    shape = claim.key_shape
+    return (
+        claim.has_lifetime
+        and claim.scope.cls is not None
+        and claim.scope.cls is release.scope.cls
+        and type(shape) is tuple
+        and shape[:1] == ("attr",)
+        and type(shape[1]) is tuple
+        and shape[1][:1] == ("name",)
+        and shape == release.key_shape
+    )
 
 
 class _Homes:
