@@ -412,8 +412,21 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name.
         return any(word in name for word in stores.RELEASE_WORDS) or (
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
-        ) or _same_record_field(claim, release)
+        ) or _same_record_field(claim, release) or _taken_by_name(claim, release)
     return True
+
+
+def _taken_by_name(claim: Claim, release: Release) -> bool:
+    """`claim(msg_id)` storing `f"dedup:{msg_id}"` and a delete of that same key in another method of
+    its class: the claim's function is named for taking a lease (a cache's `add(key)` is not)."""
+    words = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", claim.scope.name).lower()))
+    return (
+        bool(words & _CLAIMING_WORDS)
+        and claim.scope.cls is not None
+        and claim.scope.cls is release.scope.cls
+        and not isinstance(claim.key, cst.Name)
+        and claim.key_shape == release.key_shape
+    )
 
 
 def _same_record_field(claim: Claim, release: Release) -> bool:
@@ -644,6 +657,8 @@ def _to_none(statement) -> bool:
 
 # Words of a function that takes a lease: a release in it clears a leftover before the claim.
 _TAKING_WORDS = ("acquire", "claim", "obtain", "grab")
+# ... and a function that claims one by its name, with the lock's own words.
+_CLAIMING_WORDS = frozenset({*_TAKING_WORDS, "lock", "reserve", "lease"})
 
 
 def clears_before_claim(release: Release) -> bool:

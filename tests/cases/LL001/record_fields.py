@@ -1,4 +1,5 @@
-"""LL001 cases: a claim and a delete of one field of one record parameter, in two methods of one class."""
+"""LL001 cases: a claim and a delete of one key made of a parameter, in two methods of one class (a field of a
+record, or a key of a method named for taking a lease)."""
 
 from leaselint.rule import Invalid, Valid
 
@@ -37,6 +38,23 @@ VALID = [
                 self.client.delete(account.handle)
     """
     ),
+    # A cache's prefixed keys: `add` is no name for taking a lease.
+    Valid(
+        """\
+        import redis
+
+
+        class Cache:
+            def __init__(self):
+                self.r = redis.Redis()
+
+            def add(self, key, value, ttl=60):
+                return self.r.set(f"cache:{key}", value, nx=True, ex=ttl)
+
+            def delete(self, key):
+                self.r.delete(f"cache:{key}")
+    """
+    ),
 ]
 
 INVALID = [
@@ -62,5 +80,23 @@ INVALID = [
                 self.client.delete(entry.dedupe_key)
     """,
         line=17,
+    ),
+    # A method named for claiming: its key, made of the parameter, is deleted by another method.
+    Invalid(
+        """\
+        from redis.asyncio import Redis
+
+
+        class Inbox:
+            def __init__(self, url):
+                self.r = Redis.from_url(url)
+
+            async def claim(self, message_id, owner):
+                return await self.r.set(f"inbox:{message_id}", owner, nx=True, ex=600)
+
+            async def unclaim(self, message_id):
+                await self.r.delete(f"inbox:{message_id}")
+    """,
+        line=12,
     ),
 ]
