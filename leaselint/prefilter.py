@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from leaselint.model import stores
-from leaselint.model.lock_names import LOCK_CLASS_WORDS, names_lock
+from leaselint.model.lock_names import LOCK_CLASS_WORDS, names_lock, names_lost_lock
 
 # Words too common to decide alone.
 ADD, LOCK_METHOD = b".add(", b".lock("
@@ -224,6 +224,8 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         if _self_release(data, lower):
             # A lock class whose own release may answer a lost lease the caller drops (the second look asks).
             return CLAIM_WORDS
+        if _lost_lock_handler(data):
+            return MORE  # a project's own lost-lease error caught around a release
         if _api_holder(data, lower):
             return CLAIM_WORDS  # a holder handed to a lock API's take and give (the second look asks)
         if (b"partial(" in data or b"= " in data) and _bound_claim().search(data) is not None:
@@ -255,6 +257,8 @@ def verdict(data: bytes, noqa_rule: bool = False, path: str = "") -> int:
         return CLAIM_WORDS
     if _self_release(data, lower):
         return CLAIM_WORDS  # as above: a lock class's own release (the second look asks)
+    if _lost_lock_handler(data):
+        return MORE  # as above: a project's own lost-lease error
     if _api_holder(data, lower):
         return CLAIM_WORDS  # as above: a lock API handed a holder
     released = named_lock and (scanned.get(b"ARGV") or b".delete(" in data)
@@ -276,6 +280,21 @@ def _self_release(data: bytes, lower: bytes) -> bool:
     release, whose answer a caller may drop."""
     return (b"self.release(" in data or b"self.unlock(" in data) and any(
         word.encode() in lower for word in LOCK_CLASS_WORDS
+    )
+
+
+_EXCEPT = re.compile(rb"\bexcept\b([^:\n]{1,200}):|\bsuppress\(([^)\n]{1,200})\)")
+
+
+def _lost_lock_handler(data: bytes) -> bool:
+    """An `except` or `suppress(...)` naming a project's error for a lost lease (`except LockLost:`)
+    in a text that releases (lock_names.names_lost_lock)."""
+    if not (b"except" in data or b"suppress(" in data) or not (b".release(" in data or b".unlock(" in data):
+        return False
+    return any(
+        names_lost_lock(name.decode("ascii", "replace"))
+        for match in _EXCEPT.finditer(data)
+        for name in re.findall(rb"\w+", match.group(1) or match.group(2))
     )
 
 

@@ -229,6 +229,15 @@ def test_a_lock_librarys_error_without_lock_in_its_name_counts_where_a_lock_is_n
     assert verdict(b"try:\n    m.release()\nexcept NotAcquired:\n    pass\n") == NOTHING
 
 
+def test_a_projects_own_lost_lease_error_around_a_release_is_kept():
+    assert verdict(b"try:\n    lease.release()\nexcept (ValueError, LeaseExpiredError):\n    pass\n") == MORE
+    assert verdict(b"try:\n    job.unlock()\nexcept errors.NotLockOwner as exc:\n    pass\n") == MORE
+    assert verdict(b"with suppress(LockNotOwned):\n    lock.release(handle)\n") == MORE
+    # A lock's other errors, or a lost-lease error with no release in the text, are not.
+    assert verdict(b"try:\n    lease.release()\nexcept LockTimeout:\n    pass\n") == NOTHING
+    assert verdict(b"try:\n    job.run()\nexcept LeaseExpiredError:\n    pass\n") == NOTHING
+
+
 # An ORM's own get-or-create (a queryset creating rows under IntegrityError) beside a lock word: no
 # lock model's row is claimed, so the prefilter drops it (it sent a 107 KB module of Django to libcst
 # on every run); a lock model's create is kept, with IntegrityError caught or not.

@@ -29,3 +29,13 @@ def names_lock(path: str) -> bool:
     reads it as a text that names one. A text is read for "lock" alone (its other words would cost
     a scan of every file)."""
     return _LOCK_FILE_NAME.search(path[max(path.rfind("/"), path.rfind(os.sep)) + 1 :].lower()) is not None
+
+
+# A project's own error for a lost lease (`LockLost`, `LeaseExpiredError`, `NotLockOwner`): a word of a
+# lock and a word of losing it.
+_LOSS_WORDS = frozenset({"lost", "expired", "owned", "owner", "stolen", "taken", "released", "held", "release"})
+
+
+def names_lost_lock(name: str) -> bool:
+    words = {word.lower() for word in _NAME_WORDS.findall(name)}
+    return bool(words & set(LOCK_CLASS_WORDS)) and bool(words & _LOSS_WORDS)

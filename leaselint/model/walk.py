@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from leaselint.model.lock_names import names_lost_lock
 from leaselint.model.positions import Positions
 from leaselint.model.scope import ClassInfo, Scope, function_params, is_staticmethod, target_names
 from leaselint.model.stores import LOCK_RELEASE_ERRORS
@@ -638,7 +639,8 @@ def _catches_lock_error(node: cst.BaseExpression | None) -> bool:
         return False
     if isinstance(node, cst.Tuple):
         return any(_catches_lock_error(element.value) for element in node.elements)
-    return dotted(node).split(".")[-1] in LOCK_RELEASE_ERRORS
+    name = dotted(node).split(".")[-1]
+    return name in LOCK_RELEASE_ERRORS or names_lost_lock(name)
 
 
 def _catches_everything(node: cst.BaseExpression | None) -> bool:
