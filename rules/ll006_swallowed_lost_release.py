@@ -4,12 +4,12 @@ from typing import Iterator
 
 import libcst as cst
 
-from leaselint.diagnostics import Applicability, Diagnostic
+from leaselint.diagnostics import Applicability, Diagnostic, Related
 from leaselint.model.call_parts import SILENT_SCRIPT
 from leaselint.model.pairing import clears_before_claim, slot_taken
 from leaselint.model.traverse import nodes
 from leaselint.rewrite import NoFix
-from leaselint.rule import Context, Invalid, Rule, Valid
+from leaselint.rule import Context, Invalid, Rule, Valid, span
 
 
 class SwallowedLostRelease(Rule):
@@ -268,6 +268,8 @@ class SwallowedLostRelease(Rule):
                 "answer away: a lost lease goes unnoticed",
             )
         for node in context.model.swallowed:
+            call = context.model.swallowed_releases.get(id(node))
+            related = (Related(*span(context, call), "the release whose lost lease it drops"),) if call is not None else ()
             if isinstance(node, cst.ExceptHandler):
                 fix = _fix(context.fixer.log_swallowed_error, node)
                 caught = f"`{code_of(node.type)}`" if node.type is not None else "A bare `except:`"
@@ -275,13 +277,10 @@ class SwallowedLostRelease(Rule):
                     message = f"{caught} from a lock release is logged only at debug level: production never sees a lost lease"
                 else:
                     message = f"{caught} from a lock release is swallowed: a lost lease goes unnoticed"
-                yield self.at_node(context, node.type or node, message, fix)
+                yield self.at_node(context, node.type or node, message, fix, related)
             else:
-                yield self.at_node(
-                    context,
-                    node,
-                    f"`{code_of(node.item)}` hides a lost lease: log the lock error instead",  # type: ignore[attr-defined]
-                )
+                what = f"`{code_of(node.item)}` hides a lost lease: log the lock error instead"  # type: ignore[attr-defined]
+                yield self.at_node(context, node, what, related=related)
         for h in context.model.with_swallows:
             yield self.at_node(context, h.type, f"`{code_of(h.type)}` around a `with` of a lock swallows its release's lost lease too: catch `LockNotOwnedError` apart")
 

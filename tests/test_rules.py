@@ -180,3 +180,33 @@ def test_the_django_redis_lock_is_named_only_where_django_is_imported(imports, h
     (finding,) = result.diagnostics
     assert "the cache API has no compare-and-delete" in finding.message
     assert ("django-redis's `cache.lock()` has one" in finding.message) is hint
+
+
+SWALLOWED = """\
+from contextlib import suppress
+
+from fleet.locking import LockNotOwned, fleet_lock
+
+
+def drain(node, lock):
+    try:
+        evacuate(node)
+    finally:
+        try:
+            lock.release()
+        except LockNotOwned:
+            pass
+        with suppress(LockNotOwned):
+            fleet_lock.release(
+                node,
+            )
+"""
+
+
+def test_a_swallowed_lost_lease_points_at_the_release_it_drops():
+    result = lint_text(SourceText(SWALLOWED), "case.py", Settings(select=frozenset({"LL006"})))
+    found = [(d.start.line, [(r.start.line, r.end.line, r.message) for r in d.related]) for d in result.diagnostics]
+    assert found == [
+        (12, [(11, 11, "the release whose lost lease it drops")]),
+        (14, [(15, 17, "the release whose lost lease it drops")]),
+    ]

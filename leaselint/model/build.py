@@ -431,6 +431,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         # `with cache.transact(): if cache.get(key) == token: cache.touch(key, ttl)`: checked, one step.
         lease.renewals = [r for r in lease.renewals if not classifier._compared_in_transaction(r)]
     split = _split_lifetimes(walker, classifier, leases)
+    swallowed = walker.swallowed + _acquired_in_class(walker.destructor_swallows) + classifier.lost_swallows()
     return LeaseModel(
         module=module,
         leases=leases,
@@ -455,7 +456,8 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         writes=classifier.writes,
         value_reads=classifier.value_reads,
         locks=classifier.locks,
-        swallowed=walker.swallowed + _acquired_in_class(walker.destructor_swallows) + classifier.lost_swallows(),
+        swallowed=swallowed,
+        swallowed_releases=_swallowed_releases(module, swallowed, classifier.releases),
         scopes=walker.scopes,
         resolver=resolver,
         origins=origins,
@@ -547,4 +549,35 @@ def _queued_lifetimes(leases, split_lifetimes) -> list:
             continue
         seen.add(id(expire))
         found.append((claim, expire))
+    return found
+
+
+_RELEASING_METHODS = frozenset({"release", "unlock", "__exit__", "__aexit__"})
+
+
+def _swallowed_releases(module: cst.Module, swallowed: list, releases: list) -> dict:
+    """id(handler or `suppress` item) -> the release call in the block it guards: where the lost lease
+    it drops is signalled (a related location of the finding)."""
+    wanted = {id(node) for node in swallowed}
+    if not wanted:
+        return {}
+    known = {id(release.call) for release in releases}
+    found = {}
+    for node in nodes(module, trivia=False):
+        guards = node.handlers if type(node) is cst.Try else node.items if type(node) is cst.With else ()
+        for guard in guards:
+            key = id(guard)
+            if key not in wanted:
+                continue
+            call = next(
+                (
+                    n
+                    for n in nodes(node.body, trivia=False)
+                    if type(n) is cst.Call
+                    and (id(n) in known or (type(n.func) is cst.Attribute and n.func.attr.value in _RELEASING_METHODS))
+                ),
+                None,
+            )
+            if call is not None:
+                found[key] = call
     return found

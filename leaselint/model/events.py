@@ -299,6 +299,8 @@ class LeaseModel:
     split_lifetimes: list = field(default_factory=list)
     # (claim, expire): an `expire` queued on the claim's pipeline, which runs whatever the claim answers.
     queued_lifetimes: list = field(default_factory=list)
+    # id(swallowing handler or `suppress` item) -> the release call it guards.
+    swallowed_releases: dict = field(default_factory=dict)
     # Claims of no lease whose key and token are handed to a call named for releasing (model/build.py).
     handed_claims: list = field(default_factory=list)
     # Claims another module's helper makes with the token a call of this module passes (its lease
