@@ -37,7 +37,9 @@ class BlindRelease(Rule):
     (`incr`: a rate limit); a store API wrapper that hands its caller's key on
     (`def delete(self, key): self._cache.delete(key)`); and two functions that
     only share a parameter name, unless the releasing one is named for it
-    (`release_lock(key)`). A delete meant to break a lock whoever holds it is
+    (`release_lock(key)`), the claiming method of its class is (`claim`), or
+    the key is one field of one record claimed with a lifetime (`entry.key`).
+    A delete meant to break a lock whoever holds it is
     taken as deliberate: in a function named for it (a name with `break`,
     `reset`, `force` or `stale`, one that starts with `admin`, or exactly
     `clear` or `clear_all`; `clear_lock` is a release like any other) or
@@ -161,10 +163,8 @@ class BlindRelease(Rule):
       stored and pass it as `prevValue=` by hand.
     - SQL lock tables: put the holder's token column in the DELETE's WHERE and
       test the cursor's rowcount.
-    - aioredis 1.x and coredis clients take other arguments (`set(key, value,
-      expire=..., exist=SET_IF_NOT_EXIST)`, `eval(script, keys=[...],
-      args=[...])`, `delete([key])`): write the token-checked release in their
-      form.
+    - aioredis 1.x and coredis clients take other arguments (`eval(script,
+      keys=[...], args=[...])`): write the token-checked release in their form.
     - A claim by `getset` or `msetnx`: claim with `set(key, token, nx=True,
       px=...)`, each key on its own or all in one Lua script that sets their
       lifetimes too. A WATCH/MULTI claim: store a fresh token in it and

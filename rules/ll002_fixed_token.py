@@ -19,7 +19,9 @@ class FixedToken(Rule):
     Celery's `app.oid` (one value per worker process), or a setting of one of
     the module's classes whose default is any of these (`config.worker_id`
     where `worker_id: str = field(default_factory=lambda: f"{host}:{pid}")`).
-    Compositions are as good as their best part: `f"{host}:{pid}"` is fixed,
+    A value written out by a helper named for encoding (`_encode(self._uuid)`,
+    `base64.b64encode(host)`, not `make_token(host)`) is as fixed as what it
+    encodes. Compositions are as good as their best part: `f"{host}:{pid}"` is fixed,
     `f"{host}-{uuid4()}"` is not; a setting with a fallback
     (`os.environ.get("WORKER_ID") or f"{host}:{pid}"`) is as weak as the
     fallback.

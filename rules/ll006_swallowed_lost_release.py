@@ -19,21 +19,25 @@ class SwallowedLostRelease(Rule):
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
     statement, or of a script that gives back a semaphore's slot (`zrem`,
     `srem`, `hdel` of the holder's member); a release script that returns
-    nothing (no fix); `except LockNotOwnedError: pass` (or `LockError`, `...`,
-    `continue`) around `lock.release()`; `contextlib.suppress(LockError)`
-    around a lock's block or release. A handler that only returns, or logs at
+    nothing (no fix); `except LockNotOwnedError: pass` (or `LockError`, or a
+    project's own error named for a lost lock: `LockLost`,
+    `LeaseExpiredError`; `...`, `continue`) around `lock.release()`;
+    `contextlib.suppress(LockError)` around a lock's block or release; each
+    points at the release it drops. A handler that only returns, or logs at
     debug level, drops the error as well; so does `except Exception: pass`
     (or a bare `except:`) around the release of a lock object the module
-    makes. The same goes for an `if` that tests the release's answer for a lost
-    lease (`if not release(keys=[k], args=[t]):`) and then only passes,
+    makes. The same goes for an `if` that tests the release's answer for a
+    lost lease (`if not release(keys=[k], args=[t]):`) and then only passes,
     returns or logs at debug level; and a `self.release()` thrown away (in
-    `__exit__`, say, or another module's `lock.release()`) where the class's `release` returns that answer; and an
+    `__exit__`, say, or another module's `lock.release()`) where the class's
+    `release` (or `release_lock`, `unlock`) returns that answer; and an
     answer given a name that nothing reads (`status = release(...)`); and
     `except LockError: return` around `with r.lock(..., timeout=...)`, which
     takes the release's `LockNotOwnedError` too (no fix). Logging at info
-    level or above, counting, re-raising, returning the result, or any use of
-    it is handling. Not reported: a release in a function that takes the lease
-    (`acquire` clearing its own leftover first), where finding nothing is usual.
+    level or above, counting, re-raising, returning the result, or any use
+    of it is handling. Not reported: a release in a function that takes the
+    lease (`acquire` clearing its own leftover first), where finding nothing
+    is usual.
 
     ## Why is this bad?
     A release that deleted nothing is the only evidence that the lease was
@@ -98,35 +102,6 @@ class SwallowedLostRelease(Rule):
                     except LockNotOwnedError:
                         return False
                     return True
-        """
-        ),
-        Valid(
-            """\
-            # no rule reports this
-            import threading
-
-
-            def with_connection(pool, fn):
-                conn = pool.get()
-                try:
-                    return fn(conn)
-                finally:
-                    try:
-                        pool.release(conn)
-                    except Exception:
-                        pass
-
-
-            def guarded(fn):
-                lock = threading.Lock()
-                lock.acquire()
-                try:
-                    return fn()
-                finally:
-                    try:
-                        lock.release()
-                    except Exception:
-                        pass
         """
         ),
     ]

@@ -13,8 +13,9 @@ class ClaimAlwaysSucceeds(Rule):
     ## What it does
     Reports a claim that cannot say "somebody else holds it": the result of an
     NX claim or `add` never tested (a bare statement, or assigned and never
-    read; DynamoDB's conditional put and MongoDB's insert answer by raising,
-    and are not reported); `self.acquire()` thrown away (a `__enter__` that
+    read, or read only by an `if not got:` with no `else` that only logs or
+    prints and lets the job run; DynamoDB's conditional put and MongoDB's
+    insert answer by raising, and are not reported); `self.acquire()` thrown away (a `__enter__` that
     enters whatever the answer) where the class's `acquire` claims and can
     return False, unless only a test of its own parameters leads there
     (`if not blocking: return False`), a base class's `__enter__` calling the
@@ -168,11 +169,8 @@ class ClaimAlwaysSucceeds(Rule):
                         "it writes over whoever holds it",
                     )
                 elif untested and not answered_by_raising:
-                    yield self.at_event(
-                        claim,
-                        f"The answer of the claim of `{key_text(claim)}` is never tested: "
-                        "the job runs even when it is held",
-                    )
+                    what = "is only logged" if claim.logged_only else "is never tested"
+                    yield self.at_event(claim, f"The answer of the claim of `{key_text(claim)}` {what}: the job runs even when it is held")
                 elif claim.spec.whole_seconds and _below_one_second(claim.lifetime):
                     yield self.at_node(
                         context,
@@ -182,11 +180,12 @@ class ClaimAlwaysSucceeds(Rule):
                     )
 
 
-        for call, _scope, lock in context.model.untested_acquires:
+        for call, _scope, lock, logged in context.model.untested_acquires:
+            what = "is only logged" if logged else "is never tested"
             yield self.at_node(
                 context,
                 call,
-                "The answer of this `acquire`, which gives up instead of waiting, is never tested: "
+                f"The answer of this `acquire`, which gives up instead of waiting, {what}: "
                 "the code after it runs even when another worker holds the lock",
             )
         for call, _scope, method, line in context.model.ignored_claims:

@@ -98,8 +98,10 @@ class LockObjectsMixin:
             lock = self._lock_of(func.value, site.scope, by_call, site.call)  # type: ignore[union-attr]
             if lock is None or not (_may_fail(site.call) or _may_fail(lock.call)):
                 continue
-            if site.usage in ("statement", "inline") or self._unread_answer(site) or self._logged_only(site):
-                found.append((site.call, site.scope, lock))
+            if site.usage in ("statement", "inline") or self._unread_answer(site):
+                found.append((site.call, site.scope, lock, False))
+            elif self._logged_only(site):
+                found.append((site.call, site.scope, lock, True))
         return found
 
     def _lock_tokens(self) -> list[tuple]:

@@ -3,6 +3,36 @@
 from leaselint.rule import Invalid, Valid
 
 VALID = [
+    # Broad handlers around releases of no lease (a pool's connection, a thread lock).
+    Valid(
+        """\
+        # no rule reports this
+        import threading
+
+
+        def with_connection(pool, fn):
+            conn = pool.get()
+            try:
+                return fn(conn)
+            finally:
+                try:
+                    pool.release(conn)
+                except Exception:
+                    pass
+
+
+        def guarded(fn):
+            lock = threading.Lock()
+            lock.acquire()
+            try:
+                return fn()
+            finally:
+                try:
+                    lock.release()
+                except Exception:
+                    pass
+    """
+    ),
     # The project's error is logged.
     Valid(
         """\

@@ -95,6 +95,7 @@ INVALID = [
     """,
         line=9,
         column=16,
+        message_contains="is only logged",
     ),
     # A store claim tested in the `if` itself: a warning, then the job.
     Invalid(
@@ -121,5 +122,6 @@ INVALID = [
     """,
         line=15,
         column=12,
+        message_contains="is only logged",
     ),
 ]
