@@ -304,8 +304,9 @@ class ReleasesMixin:
         comparison = self._compared(read.call, read.scope)
         through = None
         if comparison is None:
-            # `value = self._to_str(r.get(key))`: the read handed through a helper first.
-            wrapper = self._wrapped(read.call, read.scope)
+            # `value = self._to_str(r.get(key))`: the read handed through a helper first; or
+            # `value = r.get(key)`, then `owner = value.decode()`: the value under another name.
+            wrapper = self._wrapped(read.call, read.scope) or self._derived(read.call, read.scope)
             if wrapper is None:
                 return None
             comparison, through = self._compared(wrapper[0], read.scope, wrapper[1]), wrapper[0].func
@@ -320,6 +321,24 @@ class ReleasesMixin:
         if isinstance(token, cst.Name) and token.value == "None":
             return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
         return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)), through=through)
+
+    def _derived(self, call: cst.Call, scope: Scope) -> tuple[cst.Call, str] | None:
+        """(the call, the name it is given) of `owner = value.decode()` or `owner = str(value)` where
+        `value = r.get(key)`, each name bound once in the read's function."""
+        first = self.walker.assigned.get(id(call))
+        if first is None or len(scope.bindings.get(first, ())) != 1:
+            return None
+        for name, values in scope.bindings.items():
+            if name == first or len(values) != 1 or type(values[0]) is not cst.Call:
+                continue
+            value = values[0]
+            if type(value.func) is cst.Attribute:
+                root = value.func.value
+            else:
+                root = value.args[0].value if len(value.args) == 1 and value.args[0].keyword is None else None
+            if type(root) is cst.Name and root.value == first:
+                return value, name
+        return None
 
     def _wrapped(self, call: cst.Call, scope: Scope) -> tuple[cst.Call, str] | None:
         """(the call, the name it is given) of `name = helper(read)` in the read's function: one
