@@ -17,7 +17,8 @@ class CheckThenClaim(Rule):
     for the key to be gone and leaves by `break` when it is, the write after
     it), outside a WATCH/MULTI transaction. It is a lease when the key is also released (a delete in the
     same lease's life) and the value written is one a claim stores (a
-    constant, a token, a clock), not a computed result: a cache filled on a
+    constant, a token, a clock, or a name for a holder: `token`, `owner`,
+    `job.worker_id`), not a computed result: a cache filled on a
     miss is not reported, nor a default put in place when missing (a branch
     that holds only the write). For speed, files are looked at for this shape
     only when they name a lock somewhere (`lock` in any case: a key, a
