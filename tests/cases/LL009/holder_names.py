@@ -35,6 +35,7 @@ INVALID = [
 
 
         def rebuild(index, token):
+            # Rebuild one index under a lock.
             key = f"rebuild:{index}"
             if r.exists(key):
                 return False
@@ -45,7 +46,7 @@ INVALID = [
                 r.delete(key)
             return True
     """,
-        line=10,
+        line=11,
         fixed="""\
         import redis
 
@@ -53,6 +54,7 @@ INVALID = [
 
 
         def rebuild(index, token):
+            # Rebuild one index under a lock.
             key = f"rebuild:{index}"
             if r.exists(key):
                 return False
@@ -74,6 +76,7 @@ INVALID = [
 
 
         def export(job):
+            # Export one batch under a lock.
             key = f"export:{job.batch}"
             if r.get(key):
                 return
@@ -83,7 +86,7 @@ INVALID = [
             finally:
                 r.delete(key)
     """,
-        line=10,
+        line=11,
         fixed="""\
         import redis
 
@@ -91,6 +94,7 @@ INVALID = [
 
 
         def export(job):
+            # Export one batch under a lock.
             key = f"export:{job.batch}"
             if r.get(key):
                 return
