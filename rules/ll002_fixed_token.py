@@ -13,7 +13,9 @@ class FixedToken(Rule):
     Reports a lease whose stored holder value is the same for more than one
     claim attempt: a literal (`"1"`, `True`, `"locked"`), the host name
     (`socket.gethostname()`, `platform.node()`, `os.uname().nodename`,
-    `os.environ["HOSTNAME"]`), the process or thread id, the user name, the
+    `os.environ["HOSTNAME"]`), any other environment variable or setting
+    (`os.getenv("WORKER_ID")`, `settings.WORKER_NAME`), the process or
+    thread id, the user name, the
     job or lock name itself, a module-level value (even a random one: it is
     made once per process), a value made once per instance in `__init__`,
     Celery's `app.oid` (one value per worker process), or a setting of one of

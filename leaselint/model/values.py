@@ -67,6 +67,7 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
     "oid": (FIXED, "Celery's `app.oid` (one value per worker process)"),
 }
 HOST_VARIABLES = {"HOSTNAME", "HOST", "COMPUTERNAME", "POD_NAME"}
+_ENVIRONMENT = "an environment variable (one value per process)"
 # Settings that name the host, on an object of settings (`CONF.host`, `settings.HOSTNAME`).
 _HOST_SETTINGS = frozenset({"host", "hostname", "host_name", "node_name", "nodename", "pod_name"})
 
@@ -189,6 +190,7 @@ class Origins:
                 index = node.slice[0].slice
                 if isinstance(index, cst.Index) and literal_string(index.value) in HOST_VARIABLES:
                     return Origin(FIXED, "the host name", node)
+                return Origin(FIXED, _ENVIRONMENT, node)
             return Origin(UNKNOWN)
         if isinstance(node, cst.Call):
             return self._call(node, scope, key_shape, depth)
@@ -420,7 +422,11 @@ class Origins:
                 return Origin(inner.kind, inner.reason, node)
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
-        return self._imported(node, constant=True, scope=scope)
+        found = self._imported(node, constant=True, scope=scope)
+        if found.kind == UNKNOWN and _names_config(node.value):
+            # `settings.WORKER_NAME`, `CONF.worker_id`: one value for the whole process.
+            return Origin(FIXED, "a setting (one value per process)", node)
+        return found
 
     def _imported(self, node: cst.BaseExpression, constant: bool = False, scope: Scope | None = None) -> Origin:
         """A value another module of the project makes, as its summary says (`WORKER` of `.ids`).
@@ -581,9 +587,18 @@ class Origins:
                 return Origin(FIXED, "the thread" if "thread" in name else "the host name", node)
             if name in SERIALIZERS and node.args:
                 return self.origin(node.args[0].value, scope, key_shape, depth + 1)
-            if name == "os.environ.get" and node.args:
+            if name in ("os.environ.get", "os.getenv") and node.args:
                 if literal_string(node.args[0].value) in HOST_VARIABLES:
                     return Origin(FIXED, "the host name", node)
+                if len(node.args) == 1:
+                    return Origin(FIXED, _ENVIRONMENT, node)
+                # `os.getenv("WORKER_ID", default)`: the variable, or the default where it is unset.
+                default = node.args[1].value
+                if literal_string(default) is not None:
+                    return Origin(FIXED, _ENVIRONMENT, node)
+                fallback = self.origin(default, scope, key_shape, depth + 1)
+                if fallback.kind in (FIXED, GUESSABLE):
+                    return Origin(fallback.kind, f"{fallback.reason}, the fallback of an environment variable", fallback.node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "join" and node.args:
             argument = node.args[0].value

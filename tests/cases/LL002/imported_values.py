@@ -28,31 +28,6 @@ VALID = [
             return True
     """
     ),
-    # A setting of the settings object, on its own, is the deployment's choice.
-    Valid(
-        """\
-        # no rule reports this
-        import secrets
-
-        import redis
-        from django.conf import settings
-
-        r = redis.Redis()
-
-        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
-
-
-        def rotate(day):
-            if not r.set(f"rotate:{day}", settings.WORKER_ID, nx=True, ex=300):
-                return False
-            try:
-                rotate_logs(day)
-            finally:
-                if not r.eval(UNLOCK, 1, f"rotate:{day}", settings.WORKER_ID):
-                    raise RuntimeError("lease lost")
-            return True
-    """
-    ),
     # A value an imported helper makes, called: what it returns is not known here.
     Valid(
         """\
