@@ -157,15 +157,26 @@ class Project:
         return {s[0]: (_absolute_effects(s, module, is_package), where.replace(os.sep, "/")) for s in exports}
 
     def exported_names(self) -> set[str]:
-        """The names a caller writes: a function's, or the class of a method (`Guard.release`); not a
-        value's (`WORKER`) or a factory's, which matter only where a module claims or calls the rest."""
-        return {
-            name.split(".")[0]
-            for functions in self.modules.values()
-            if functions
-            for name, (summary, _) in functions.items()
-            if any(effect[0] not in ("value", "returns") for effect in summary[3])
-        }
+        """The names a caller writes: a function's, the class of a method (`Guard.release`), or the
+        module's object of such a class (`store`); not a value's (`WORKER`) or another factory's, which
+        matter only where a module claims or calls the rest."""
+        found = set()
+        for functions in self.modules.values():
+            if not functions:
+                continue
+            classes = {
+                name.split(".")[0]
+                for name, (summary, _) in functions.items()
+                if any(effect[0] not in ("value", "returns") for effect in summary[3])
+            }
+            found |= classes
+            # The module's object of such a class (`store = Store(url)`), whose methods callers call.
+            found |= {
+                name
+                for name, (summary, _) in functions.items()
+                if "." not in name and any(effect[0] == "returns" and effect[2] in classes for effect in summary[3])
+            }
+        return found
 
     def exported_methods(self) -> set[str]:
         """The distinctive method names (model/summary.distinctive_method) one summarised method has."""

@@ -41,6 +41,12 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
         if was_skipped or (done is not None and done[0].passed_over):
             # Passed over at the first look or at the second (a claim's words, no claim in the tree).
             skipped.append(index)
+            if not was_skipped:
+                # The second look passes over a store API of the project's own (`add(key, v, ttl)`
+                # claiming its caller's key): what it hands its callers is read here.
+                exports = _summarise_outside(paths[index], cache)
+                if exports:
+                    summaries[index] = (exports, ())
             continue
         summary = done[0].summary if done is not None else None
         if summary is None and cache is not None and key is not None:

@@ -2067,3 +2067,45 @@ def test_a_lock_class_of_another_module_with_methods_named_for_locking_answers_i
     found = findings(tmp_path, paths)
     assert codes(found) == {"app/importer.py": [("LL006", 12, 13)]}
     assert found["app/importer.py"][0][3].startswith("`release_lock` answers whether the lease was still held (app/lockutil.py:18)")
+
+
+STORE_API = """\
+import redis
+
+
+class Store:
+    def __init__(self, url):
+        self.client = redis.Redis.from_url(url)
+
+    def add(self, key, value, ttl):
+        return self.client.set(key, value, nx=True, ex=ttl)
+
+    def remove(self, key):
+        self.client.delete(key)
+
+
+store = Store("redis://localhost")
+"""
+
+STORE_API_CALLER = """\
+from app.store import store
+
+
+def nightly(job):
+    key = f"nightly:{job}"
+    if not store.add(key, "running", 600):
+        return
+    try:
+        run(job)
+    finally:
+        store.remove(key)
+"""
+
+
+def test_a_store_api_the_second_look_passes_over_hands_its_callers_its_claims_and_releases(tmp_path):
+    # Both files are passed over by the prefilter: the API claims only its caller's key, and the
+    # caller names no store word. The API's module-level object is searched for in the caller.
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/store.py": STORE_API, "app/jobs.py": STORE_API_CALLER})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL002", 6, 27), ("LL001", 11, 9)]}
+    assert "the release is made inside `Store.remove` (app/store.py:12)" in found["app/jobs.py"][1][3]
