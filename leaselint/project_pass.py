@@ -34,6 +34,8 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
     module (leaselint/project.py); files the prefilter passed over are read for those names."""
     summaries: dict[int, tuple] = {}
     skipped: list[int] = []
+    # Files the second look passed over: a store API of the project's own may be among them.
+    wrappers: list[int] = []
     for index, (look, done) in enumerate(zip(looks, results)):
         data, failed, key, was_skipped = look[0], look[1], look[2], look[3]
         if failed is not None:
@@ -42,17 +44,19 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
             # Passed over at the first look or at the second (a claim's words, no claim in the tree).
             skipped.append(index)
             if not was_skipped:
-                # The second look passes over a store API of the project's own (`add(key, v, ttl)`
-                # claiming its caller's key): what it hands its callers is read here.
-                exports = _summarise_outside(paths[index], cache)
-                if exports:
-                    summaries[index] = (exports, ())
+                wrappers.append(index)
             continue
         summary = done[0].summary if done is not None else None
         if summary is None and cache is not None and key is not None:
             summary = cache.get(key + SUMMARY)
         if summary is not None:
             summaries[index] = summary
+    for index in _imported_wrappers(wrappers, paths, looks, settings):
+        # A store API of the project's own (`add(key, v, ttl)` claiming its caller's key) that another
+        # file of the run imports: what it hands its callers is read here.
+        exports = _summarise_outside(paths[index], cache)
+        if exports:
+            summaries[index] = (exports, ())
     keyed_by = {index: summary[2] for index, summary in summaries.items() if len(summary) > 2 and summary[2]}
     if not keyed_by and not any(summary[0] or summary[1] for summary in summaries.values()):
         return
@@ -112,6 +116,34 @@ def project_pass(paths: list[str], looks: list, results: list, settings: Setting
                 grown = True
         if not grown:
             break
+
+
+def _imported_wrappers(wrappers: list[int], paths: list, looks: list, settings: Settings) -> list[int]:
+    """The files of `wrappers` whose module name another file of the run imports, by its bytes
+    (`from app.store import store`, `import app.store`, `from . import store`)."""
+    import re
+
+    if not wrappers:
+        return []
+    stems = {index: os.path.splitext(os.path.basename(paths[index]))[0] for index in wrappers}
+    stems = {index: stem for index, stem in stems.items() if stem.isidentifier() and stem != "__init__"}
+    if not stems:
+        return []
+    words = re.compile(
+        rb"^[ \t]*(?:from|import)[ \t][^\n]*\b(" + b"|".join(re.escape(s.encode()) for s in set(stems.values())) + rb")\b",
+        re.MULTILINE,
+    )
+    named: set[bytes] = set()
+    for index, look in enumerate(looks):
+        data = look[0]
+        if data is None:
+            data = read(paths[index], settings)[0]
+        if data is None or b"import" not in data:
+            continue
+        for match in words.finditer(data):
+            if stems.get(index, "").encode() != match.group(1):
+                named.add(match.group(1))
+    return [index for index, stem in stems.items() if stem.encode() in named]
 
 
 def _passed_over(names, skipped, paths, looks, project, settings, cache, results, todo, linted, done) -> None:
