@@ -87,7 +87,9 @@ CASES = [
     ('os.getenv("WORKER") or os.environ["ID"] or time.time()', GUESSABLE, "time.time(), the fallback of a setting"),
     ('os.environ.get("WORKER_ID") or secrets.token_hex(8)', UNKNOWN, ""),
     ('os.environ.get("WORKER_ID") or token', UNKNOWN, ""),
-    ('os.environ.get("WORKER_ID")', UNKNOWN, ""),
+    # Alone, the variable is one value per process.
+    ('os.environ.get("WORKER_ID")', FIXED, "an environment variable (one value per process)"),
+    ('os.environ["WORKER_ID"]', FIXED, "an environment variable (one value per process)"),
     # Each element of a joined generator: `random.choice` per character is still the random module.
     ('"".join(random.choice("abcdef") for _ in range(22))', GUESSABLE, "the random module"),
     ('"".join([secrets.choice("abcdef") for _ in range(22)])', FRESH, "secrets"),

@@ -423,8 +423,9 @@ class Origins:
         if node.attr.value in ("hex", "int", "bytes"):
             return self.origin(node.value, scope, key_shape, depth + 1)
         found = self._imported(node, constant=True, scope=scope)
-        if found.kind == UNKNOWN and _names_config(node.value):
-            # `settings.WORKER_NAME`, `CONF.worker_id`: one value for the whole process.
+        if found.kind == UNKNOWN and info is None and _names_config(node.value):
+            # `settings.WORKER_NAME`, `CONF.worker_id`: one value for the whole process (an object of
+            # the module's own settings class says what each of its fields holds instead).
             return Origin(FIXED, "a setting (one value per process)", node)
         return found
 
