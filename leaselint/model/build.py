@@ -11,13 +11,14 @@ from leaselint.model.call_parts import FIELD_SCRIPT
 from leaselint.model.classify import Classifier
 from leaselint.model.events import LeaseModel
 from leaselint.model.keyed import events, pair_foreign
+from leaselint.model.lock_names import name_words
 from leaselint.model.keys import code_of, NodeCode, Resolver, literal_string
 from leaselint.model.pairing import mark_coroutines, pair
 from leaselint.model.positions import positions as module_positions
 from leaselint.model.scope import contains
 from leaselint.model.values import Origins
 from leaselint.model.traverse import nodes, walk
-from leaselint.model.walk import Walker, dotted
+from leaselint.model.walk import RELEASING_CALLS, Walker, dotted
 
 # A token-checked extend (the fix's own script): get equals ARGV[1], then the command with ARGV[2].
 _EXTEND_TEST = re.compile(r"""call\(\s*['"]get['"]\s*,\s*KEYS\[1\]\s*\)\s*==\s*ARGV\[1\]""", re.IGNORECASE)
@@ -237,7 +238,7 @@ _HELD = frozenset({"lock", "lease", "mutex", "claim", "if", "equal", "equals", "
 
 
 def _handing(name: str) -> bool:
-    words = {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    words = set(name_words(name))
     return bool(words & _RELEASING) or bool(words & _ENDING and words & _HELD)
 
 
@@ -552,9 +553,6 @@ def _queued_lifetimes(leases, split_lifetimes) -> list:
     return found
 
 
-_RELEASING_METHODS = frozenset({"release", "unlock", "__exit__", "__aexit__"})
-
-
 def _swallowed_releases(module: cst.Module, swallowed: list, releases: list) -> dict:
     """id(handler or `suppress` item) -> the release call in the block it guards: where the lost lease
     it drops is signalled (a related location of the finding)."""
@@ -574,7 +572,7 @@ def _swallowed_releases(module: cst.Module, swallowed: list, releases: list) -> 
                     n
                     for n in nodes(node.body, trivia=False)
                     if type(n) is cst.Call
-                    and (id(n) in known or (type(n.func) is cst.Attribute and n.func.attr.value in _RELEASING_METHODS))
+                    and (id(n) in known or (type(n.func) is cst.Attribute and n.func.attr.value in RELEASING_CALLS))
                 ),
                 None,
             )

@@ -14,9 +14,14 @@ LOCK_CLASS_WORDS = ("lock", "mutex", "lease", "semaphore")
 _NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 
 
+def name_words(name: str) -> list[str]:
+    """The words of a snake_case or CamelCase name, lower-cased (`releaseMutex` -> release, mutex)."""
+    return [word.lower() for word in _NAME_WORDS.findall(name or "")]
+
+
 def lock_model_name(name: str | None) -> bool:
     """A model class named for a lock (`JobLock`, `LeaseRow`): its rows may be leases (LOCK_CLASS_WORDS)."""
-    return bool({word.lower() for word in _NAME_WORDS.findall(name or "")} & set(LOCK_CLASS_WORDS))
+    return bool(set(name_words(name or "")) & set(LOCK_CLASS_WORDS))
 
 
 # Words of a file name that names a lock (`locks.py`, `leases.py`, `mutex.py`, `election.py` does not).
@@ -37,5 +42,5 @@ _LOSS_WORDS = frozenset({"lost", "expired", "owned", "owner", "stolen", "taken",
 
 
 def names_lost_lock(name: str) -> bool:
-    words = {word.lower() for word in _NAME_WORDS.findall(name)}
+    words = set(name_words(name))
     return bool(words & set(LOCK_CLASS_WORDS)) and bool(words & _LOSS_WORDS)

@@ -11,6 +11,7 @@ from leaselint.model import documents, stores
 from leaselint.model.call_parts import SLOT_CLAIM, _code
 from leaselint.model.events import Claim, Expire, Lease, Release, Write
 from leaselint.model.keys import extends, free_names
+from leaselint.model.lock_names import name_words
 from leaselint.model.scope import contains, Scope
 from leaselint.model.traverse import nodes
 
@@ -419,9 +420,8 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
 def _taken_by_name(claim: Claim, release: Release) -> bool:
     """`claim(msg_id)` storing `f"dedup:{msg_id}"` and a delete of that same key in another method of
     its class: the claim's function is named for taking a lease (a cache's `add(key)` is not)."""
-    words = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", claim.scope.name).lower()))
     return (
-        bool(words & _CLAIMING_WORDS)
+        bool(set(name_words(claim.scope.name)) & _CLAIMING_WORDS)
         and claim.scope.cls is not None
         and claim.scope.cls is release.scope.cls
         and not isinstance(claim.key, cst.Name)

@@ -22,9 +22,6 @@ from leaselint.model.scope import contains, contains_call_or_name
 from leaselint.model.values import UNKNOWN
 from leaselint.model.walk import CallSite
 
-# Names of a value that says who holds a key (a token, an owner), not a result a cache keeps.
-_HOLDER_NAMES = ("token", "owner", "holder", "worker", "ident", "uuid", "pid", "locker", "hostname", "node_id", "client_id", "session_id")
-
 
 class ReadClaimsMixin:
     """Turns writes into claims where a read before them makes them conditional."""
@@ -176,7 +173,7 @@ class ReadClaimsMixin:
             return True
         value = write.value
         held = value.value if type(value) is cst.Name else value.attr.value if type(value) is cst.Attribute else ""
-        if any(word in held.lower() for word in _HOLDER_NAMES):
+        if any(word in held.lower() for word in stores.HOLDER_VALUE_NAMES):
             return True  # `r.set(key, token, ex=60)`: a name for who holds it
         name = write.scope.name.lower()
         return _names_a_lock(write.key_shape) or any(word in name for word in stores.LOCK_KEY_WORDS)

@@ -156,9 +156,7 @@ class RecognitionMixin:
     def _method_of(self, name: str, scope: Scope) -> Scope | None:
         method = scope if scope.cls is not None else self.resolver._enclosing_method(scope)
         cls = method.cls if method is not None else None
-        if cls is None:
-            return None
-        return cls.methods.get(name)
+        return cls.methods.get(name) if cls is not None else None
 
     def _subclass_makers(self, name: str, scope: Scope, depth: int) -> list:
         """A base class's abstract factory method (`self.client = self.get_client_from_url(url)`):

@@ -16,7 +16,7 @@ import functools
 
 from functools import lru_cache
 
-from leaselint.model.lock_names import LOCK_CLASS_WORDS
+from leaselint.model.lock_names import LOCK_CLASS_WORDS, name_words
 from leaselint.model.store_specs import Arg, ClaimSpec, ReleaseSpec, WriteSpec, ReadSpec, ExpireSpec, LockSpec, Store  # noqa: F401
 # The table's names other modules read as stores.X.
 from leaselint.model.store_table import (  # noqa: F401
@@ -180,6 +180,8 @@ API_GIVING = frozenset({"release", "unlock", "release_lock", "unlock_task", "unr
 # Words of a value that names a holder (the argument's own code): `host`, `owner`, `worker_id`, `CONSUMER`.
 HOLDER_WORDS = ("host", "owner", "holder", "worker", "token", "ident", "uuid", "pid", "consumer", "node_name",
                 "instance", "engine", "server", "process", "client_id", "member", "locker")
+# Names of a value that says who holds a key (`token`, `owner`, `job.worker_id`), not a result a cache keeps.
+HOLDER_VALUE_NAMES = ("token", "owner", "holder", "worker", "ident", "uuid", "pid", "locker", "hostname", "node_id", "client_id", "session_id")
 LOCK_CLASS_METHODS = frozenset({"acquire", "release", "lock", "unlock", "__enter__", "__exit__", "__aenter__", "__aexit__"})
 
 
@@ -205,7 +207,7 @@ def client_named(name: str, names) -> bool:
 def lock_shaped(name: str, methods) -> bool:
     """A class named for a lock, mutex, lease or semaphore (a word of its name: `MemcachedLock`,
     `lease_handle`, not `Blocking`) that acquires or releases, or is a context manager."""
-    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    words = set(name_words(name))
     return bool(words & set(LOCK_CLASS_WORDS)) and any(_lock_method(method) for method in methods)
 
 
@@ -213,7 +215,7 @@ def _lock_method(name: str) -> bool:
     """`acquire`, `__exit__`, or a name of such words (`acquire_lock`, `releaseLock`, `try_unlock`)."""
     if name in LOCK_CLASS_METHODS:
         return True
-    words = {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    words = set(name_words(name))
     return bool(words & _LOCK_METHOD_WORDS)
 
 

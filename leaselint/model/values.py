@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import re
-
 import libcst as cst
 
 from leaselint.model import stores
+from leaselint.model.lock_names import name_words
 from leaselint.model.keys import literal_string
 from leaselint.model.scope import reaching_value, Scope
 from leaselint.model.traverse import nodes
@@ -656,7 +655,7 @@ _MAKING_WORDS = frozenset({"token", "id", "uuid", "new", "make", "gen", "generat
 def _encodes(func: cst.BaseExpression) -> bool:
     """A function named for writing a value out (`_encode`, `to_bytes`, `ensure_str`), not for making one."""
     name = func.value if type(func) is cst.Name else func.attr.value if type(func) is cst.Attribute else ""
-    words = {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)}
+    words = set(name_words(name))
     return bool(words & _ENCODING_WORDS) and not words & _MAKING_WORDS
 
 

@@ -685,13 +685,17 @@ def _debug_log(node: cst.BaseExpression) -> bool:
     )
 
 
+# Methods that release a lock object (the calls a handler around them may swallow the error of).
+RELEASING_CALLS = frozenset({"release", "__exit__", "__aexit__"})
+
+
 class _ReleaseFinder(cst.CSTVisitor):
     def __init__(self) -> None:
         super().__init__()
         self.found = False
 
     def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("release", "__exit__", "__aexit__"):
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in RELEASING_CALLS:
             self.found = True
 
 
