@@ -2109,3 +2109,61 @@ def test_a_store_api_the_second_look_passes_over_hands_its_callers_its_claims_an
     found = findings(tmp_path, paths)
     assert codes(found) == {"app/jobs.py": [("LL002", 6, 27), ("LL001", 11, 9)]}
     assert "the release is made inside `Store.remove` (app/store.py:12)" in found["app/jobs.py"][1][3]
+
+
+CACHE_HELPERS = """\
+import logging
+
+from django.core.cache import cache
+
+log = logging.getLogger(__name__)
+
+
+def cache_add(key, value, timeout=None):
+    try:
+        return bool(cache.add(key, value, timeout=timeout))
+    except Exception:
+        log.warning("add failed for %s", key)
+        return False
+
+
+def cache_get(key, default=None):
+    try:
+        return cache.get(key, default)
+    except Exception:
+        return default
+
+
+def cache_delete(key):
+    try:
+        cache.delete(key)
+        return True
+    except Exception:
+        return False
+"""
+
+CACHE_HELPER_LOCK = """\
+import uuid
+from contextlib import contextmanager
+
+from app.cache_helpers import cache_add, cache_delete, cache_get
+
+
+@contextmanager
+def job_lock(name, timeout=300):
+    key = f"job-lock:{name}"
+    token = uuid.uuid4().hex
+    acquired = cache_add(key, token, timeout=timeout)
+    try:
+        yield acquired
+    finally:
+        if acquired and cache_get(key) == token:
+            cache_delete(key)
+"""
+
+
+def test_a_read_through_another_modules_helper_is_the_read_of_a_check_then_delete(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/cache_helpers.py": CACHE_HELPERS, "app/locks.py": CACHE_HELPER_LOCK})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/locks.py": [("LL004", 16, 13)]}
+    assert "(`cache_get` then compare) and released by `cache_delete`" in found["app/locks.py"][0][3]

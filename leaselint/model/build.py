@@ -448,6 +448,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         with_swallows=_with_lock_swallows(walker, classifier),
         ignored_releases=classifier.ignored_releases,
         summarised_claims=[claim for claim in classifier.paired_claims if claim.via is not None],
+        reads=classifier.reads,
         split_lifetimes=split,
         queued_lifetimes=_queued_lifetimes(leases, split),
         handed_claims=_handed_claims(walker, classifier, resolver, leases),

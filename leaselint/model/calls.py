@@ -13,7 +13,7 @@ from functools import lru_cache
 import libcst as cst
 
 from leaselint.model.call_parts import _deliberate
-from leaselint.model.events import Claim, Expire, Release
+from leaselint.model.events import Claim, Expire, Read, Release
 from leaselint.model.keys import _is_docstring, not_none
 from leaselint.model.scope import count_names
 from leaselint.model.stores import claim_pattern, row_of
@@ -252,16 +252,20 @@ class SummarisedCalls:
             for effect in effects:
                 if effect[0] in ("value", "script", "returns"):
                     continue  # what a helper makes (values.py reads it), not a store call
-                if effect[0] in ("answers", "fails"):
-                    # `lock.release()` of another module's lock class whose release answers a lost lease.
+                if effect[0] in ("answers", "fails", "answered"):
+                    # `lock.release()` of another module's lock class whose release answers a lost lease;
+                    # `acquire(key)` of this module, whose claim is a lease here and whose answer it returns.
                     method = site.call.func.attr.value if type(site.call.func) is cst.Attribute else function
-                    dropped = (
-                        site.usage in ("statement", "operand")
-                        if effect[0] == "answers"
-                        else site.usage == "statement" and not site.call.args  # the default answer only
-                    )
+                    if effect[0] == "answers":
+                        dropped = site.usage in ("statement", "operand")
+                    elif effect[0] == "fails":
+                        dropped = site.usage == "statement" and not site.call.args  # the default answer only
+                    else:
+                        dropped = site.usage == "statement"
                     if dropped and not site.scope.is_test:
-                        self.classifier.summarised_ignored[effect[0]].append((site.call, site.scope, method, f"{where}:{effect[8]}"))
+                        line = f"{where}:{effect[8]}" if where is not None else f"line {effect[8]}"
+                        kind = "answers" if effect[0] == "answers" else "fails"
+                        self.classifier.summarised_ignored[kind].append((site.call, site.scope, method, line))
                     continue
                 via = f"`{function}` ({where}:{effect[8]})" if where is not None else f"`{function}` (line {effect[8]})"
                 if effect[0] == "stores":
@@ -275,7 +279,9 @@ class SummarisedCalls:
                         claims.append(event)
                     continue
                 event = self._event(site, effect, bound, via, owner)
-                if isinstance(event, Claim):
+                if isinstance(event, Read):
+                    self.classifier.reads.append(event)
+                elif isinstance(event, Claim):
                     if effect[3] is not None and effect[3][:1] == ("self",) and name is not None:
                         event.wrapper_checked = self._checked_methods(name)
                     claims.append(event)
@@ -516,6 +522,8 @@ class SummarisedCalls:
                 caught=site.caught,
                 decides=site.scope.is_test and classifier._decides(site.call, site.scope, result_name),
             )
+        if kind == "read":
+            return Read(**common, spec=spec)
         if kind == "checked" and lost_when and lost_when != spec.lost_when:
             spec = dataclasses.replace(spec, lost_when=lost_when)
         return Release(

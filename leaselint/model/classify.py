@@ -224,9 +224,10 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             key = get_arg(site.call, spec.key)
             member = get_arg(site.call, spec.field) if spec.field is not None else None
             positional = sum(a.keyword is None for a in site.call.args)
-            if key is not None and positional == 1 + (spec.field is not None) and (member is not None) == (spec.field is not None):
+            least = 1 + (spec.field is not None)
+            if key is not None and least <= positional <= least + (spec.default is not None) and (member is not None) == (spec.field is not None):
                 common, in_pipeline = self._common(site, store, key, member=member)
-                self.reads.append(Read(**common))
+                self.reads.append(Read(**common, spec=spec))
                 break
         if method in stores.value_read_methods() and site.call.args:
             # Every call that hands a stored value back: a fix that changes the value reads them.
@@ -663,7 +664,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             receiver, receiver_scope, in_pipeline = self._receiver_of(client, client_scope or site.scope)
         else:
             receiver, receiver_scope, in_pipeline = self._receiver(site)
-        receiver_shape = self.resolver.shape(receiver, receiver_scope)
+        receiver_shape = self.resolver.client_shape(receiver, receiver_scope)
         key_shape = self.resolver.shape(key, site.scope)
         if document is not None:
             if document.model is not None:

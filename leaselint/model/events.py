@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from leaselint.model.scope import Scope
     from leaselint.model.values import Origin
     from leaselint.model.values import Origins
-    from leaselint.model.stores import ClaimSpec, ReleaseSpec, Store
+    from leaselint.model.stores import ClaimSpec, ReadSpec, ReleaseSpec, Store
 
 Shape = Hashable
 
@@ -165,6 +165,8 @@ class Check:
 class Read(Event):
     """`get(key)`: the value a client-side check compares."""
 
+    spec: ReadSpec | None = None
+
 
 @dataclass(eq=False)
 class Expire(Event):
@@ -295,6 +297,8 @@ class LeaseModel:
     lock_answers: dict = field(default_factory=dict)
     # Claims made through another module's helper (`take(name)` where `take` claims): for summaries.
     summarised_claims: list = field(default_factory=list)
+    # Reads of a key (`get(key)`): a function that hands one back is summarised as a read.
+    reads: list = field(default_factory=list)
     # (claim, expire): a claim helper's `setnx`, then its `expire` of the key (model/build.py).
     split_lifetimes: list = field(default_factory=list)
     # (claim, expire): an `expire` queued on the claim's pipeline, which runs whatever the claim answers.

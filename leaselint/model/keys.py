@@ -197,6 +197,20 @@ class Resolver:
 
     # Shapes ---------------------------------------------------------------
 
+    def client_shape(self, node: cst.BaseExpression, scope: Scope) -> Shape:
+        """The shape of a call's receiver. A name bound more than once to the same call
+        (`client = get_client()` in each branch) is that call's client: a client maker hands back
+        one store, where a key or token maker may not."""
+        shape = self.shape(node, scope)
+        if type(node) is cst.Name and shape == ("name", node.value):
+            where = self.defining_scope(node.value, scope)
+            values = where.bindings.get(node.value, ()) if where is not None and node.value not in where.params else ()
+            if len(values) > 1 and all(v is not None and not isinstance(v, cst.AugAssign) for v in values):
+                text = self.code(values[0])
+                if all(self.code(v) == text for v in values[1:]):
+                    return self.shape(values[0], where)  # type: ignore[arg-type]
+        return shape
+
     def shape(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Shape:
         if depth > self._deepest:
             self._deepest = depth

@@ -410,10 +410,11 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # `cache_delete(key)` only share a parameter name, as `put_if_empty(key)` and
         # `delete_data(key)` share `self.result_key(key)`: the caller's key, passed on.
         name = release.scope.name.lower()
-        # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name.
+        # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name;
+        # so is a call of a function whose release is a lease where it is written (`cls.remove_lock(k)`).
         return any(word in name for word in stores.RELEASE_WORDS) or (
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
-        ) or _same_record_field(claim, release) or _taken_by_name(claim, release)
+        ) or _same_record_field(claim, release) or _taken_by_name(claim, release) or release.reported_home
     return True
 
 
@@ -512,6 +513,8 @@ def _unnamed(shape, params: set):
     if type(shape) is tuple:
         if len(shape) == 2 and shape[0] == "name" and shape[1] in params:
             return ("param",)
+        if shape[:1] == ("attr",) and _unnamed(shape[1], params) == ("param",):
+            return ("param",)  # a field of a parameter (`handle.key`): the caller's key all the same
         return tuple(_unnamed(part, params) for part in shape)
     return shape
 

@@ -120,6 +120,8 @@ class ReadSpec:
     method: str
     key: Arg
     field: Arg | None = None
+    # The value handed back when the key is absent (`cache.get(key, None)`).
+    default: Arg | None = None
 
 
 @dataclass(frozen=True)

@@ -220,24 +220,29 @@ def _bound_truth(statement, call) -> str | None:
 
 
 def _failure_returned(function: cst.CSTNode, returns: list, name: str) -> bool:
-    """Every return gives `True` or `False`, and `if not ok: return False` is among them: the
-    function answers the claim's truth (`if not result: return False`, then `return True`)."""
+    """Every return gives `True` or `False`, and `if not ok: return False` or `if ok: return True`
+    is among them: the function answers the claim's truth (`if not result: return False`, then
+    `return True`)."""
     values = [_code(node.value) if node.value is not None else "" for node in returns]
     if "True" not in values or any(value not in ("True", "False") for value in values):
         return False
     for node in nodes(function):
+        if type(node) is not cst.If or type(node.body) is not cst.IndentedBlock or not node.body.body:
+            continue
+        last = node.body.body[-1]
+        if type(last) is not cst.SimpleStatementLine:
+            continue
+        test = node.test
         if (
-            type(node) is cst.If
-            and type(node.test) is cst.UnaryOperation
-            and type(node.test.operator) is cst.Not
-            and type(node.test.expression) is cst.Name
-            and node.test.expression.value == name
-            and type(node.body) is cst.IndentedBlock
-            and node.body.body
-            and type(node.body.body[-1]) is cst.SimpleStatementLine
-            and _code(node.body.body[-1]) == "return False"
+            type(test) is cst.UnaryOperation
+            and type(test.operator) is cst.Not
+            and type(test.expression) is cst.Name
+            and test.expression.value == name
+            and _code(last) == "return False"
         ):
             return True
+        if type(test) is cst.Name and test.value == name and _code(last) == "return True":
+            return True  # `if result: return True`, then a retry or `return False`
     return False
 
 
@@ -364,6 +369,11 @@ def exports(model, local: bool = False) -> tuple:
             # One reported in a helper's module (made through it) is reported there for every caller.
             kind = "leased" if id(release) in leased or release.reported_home else "release"
             by_scope.setdefault(id(release.scope), []).append((kind, release))
+    for read in model.reads:
+        # `def cache_get(key): return cache.get(key)`: its callers read the key (a compare, then a
+        # release, is a check-then-delete there).
+        if read.via is None and _returned(read, model)[0]:
+            by_scope.setdefault(id(read.scope), []).append(("read", read))
     found = []
     split = {id(claim) for claim, _ in model.split_lifetimes}
     functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
@@ -385,13 +395,21 @@ def exports(model, local: bool = False) -> tuple:
         params = set(positional) | set(keyword)
         effects = []
         for kind, event in events:
-            if event.document is not None or event.spec is None:
+            if getattr(event, "document", None) is not None or event.spec is None:
                 continue
             if local and id(event) in leased:
-                continue
+                # A lease here is reported here. Its callers still see a blind release of it
+                # (`cls.delete_lock(key)` after a compare of the key: LL004 at the call), and a
+                # claim's answer the function hands back ("answered": a caller may drop it).
+                if kind == "claim":
+                    kind = "answered"
+                elif kind != "leased":
+                    continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
-            returns, lost_when = _returned(event, model, claim=kind == "claim")
+            returns, lost_when = _returned(event, model, claim=kind in ("claim", "answered"))
+            if kind == "answered" and not returns:
+                continue
             if kind == "checked" and not (returns and lost_when):
                 continue
             if kind == "claim" and not returns:

@@ -736,6 +736,11 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     for operand in operands:
         while True:
             kind = type(operand)
+            if kind is cst.BinaryOperation and type(operand.operator) in (cst.Add, cst.Subtract):  # type: ignore[attr-defined]
+                # A clock check: `now > int(stamp) + timeout`, `now - float(started) > ttl`.
+                operands.append(operand.right)  # type: ignore[attr-defined]
+                operand = operand.left  # type: ignore[attr-defined]
+                continue
             if kind is cst.Subscript and len(operand.slice) == 1:  # type: ignore[attr-defined]
                 operand = operand.value  # type: ignore[attr-defined]
                 continue
