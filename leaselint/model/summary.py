@@ -400,10 +400,10 @@ def exports(model, local: bool = False) -> tuple:
             if local and id(event) in leased:
                 # A lease here is reported here. Its callers still see a blind release of it
                 # (`cls.delete_lock(key)` after a compare of the key: LL004 at the call), and a
-                # claim's answer the function hands back ("answered": a caller may drop it).
+                # claim's or a checked release's answer the function hands back (a caller may drop it).
                 if kind == "claim":
                     kind = "answered"
-                elif kind != "leased":
+                elif kind not in ("leased", "checked"):
                     continue
             if not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key

@@ -3,64 +3,85 @@
 
 from leaselint.rule import Invalid, Valid
 
-_HELPERS = """\
-import asyncio
-import uuid
-
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
-
-store = aioredis.Redis()
-
-
-async def take_order_lock(order_id):
-    key = "order-lock:" + order_id
-    token = str(uuid.uuid4())
-    while True:
-        try:
-            result = await store.set(key, token, nx=True, ex=10)
-            if result:
-                return True
-            await asyncio.sleep(0.1)
-        except RedisError:
-            return False
-
-
-async def drop_order_lock(order_id):
-    await store.delete("order-lock:" + order_id)
-"""
-
 VALID = [
     # The caller asks the answer.
     Valid(
-        _HELPERS
-        + """
+        """\
+        import asyncio
+        import uuid
 
-async def pay(order_id):
-    if not await take_order_lock(order_id):
-        return "busy"
-    try:
-        return "paid"
-    finally:
-        await drop_order_lock(order_id)
-"""
+        import redis.asyncio as aioredis
+        from redis.exceptions import RedisError
+
+        store = aioredis.Redis()
+
+
+        async def take_order_lock(order_id):
+            key = "order-lock:" + order_id
+            token = str(uuid.uuid4())
+            while True:
+                try:
+                    result = await store.set(key, token, nx=True, ex=10)
+                    if result:
+                        return True
+                    await asyncio.sleep(0.1)
+                except RedisError:
+                    return False
+
+
+        async def drop_order_lock(order_id):
+            await store.delete("order-lock:" + order_id)
+
+
+        async def pay(order_id):
+            if not await take_order_lock(order_id):
+                return "busy"
+            try:
+                return "paid"
+            finally:
+                await drop_order_lock(order_id)
+    """
     ),
 ]
 
 INVALID = [
     # The caller goes on whatever the helper answered.
     Invalid(
-        _HELPERS
-        + """
+        """\
+        import asyncio
+        import uuid
 
-async def pay(order_id):
-    await take_order_lock(order_id)
-    try:
-        return "paid"
-    finally:
-        await drop_order_lock(order_id)
-""",
+        import redis.asyncio as aioredis
+        from redis.exceptions import RedisError
+
+        store = aioredis.Redis()
+
+
+        async def take_order_lock(order_id):
+            key = "order-lock:" + order_id
+            token = str(uuid.uuid4())
+            while True:
+                try:
+                    result = await store.set(key, token, nx=True, ex=10)
+                    if result:
+                        return True
+                    await asyncio.sleep(0.1)
+                except RedisError:
+                    return False
+
+
+        async def drop_order_lock(order_id):
+            await store.delete("order-lock:" + order_id)
+
+
+        async def pay(order_id):
+            await take_order_lock(order_id)
+            try:
+                return "paid"
+            finally:
+                await drop_order_lock(order_id)
+    """,
         line=28,
-        message_contains="`take_order_lock` can answer that it did not get the lease (line 15)",
+        message_contains='`take_order_lock` can answer that it did not get the lease (line 15)',
     ),
 ]
