@@ -13,7 +13,10 @@ class CheckThenDelete(Rule):
     Reports a lease release that reads the key, compares the value in the
     client, and deletes in a second step: `if r.get(k) == token: r.delete(k)`,
     through a variable, with `.decode()`, with an early return
-    (`if r.get(k) != token: return`), or `GETDEL` followed by a compare.
+    (`if r.get(k) != token: return`), or `GETDEL` followed by a compare. The
+    read and the delete may be the project's own functions (`cache_get(key)`,
+    `cls.delete_lock(key)`), and the compare a clock check of a stored time
+    (`now > int(stamp) + ttl`, reported with no fix).
 
     A `WATCH`/`MULTI`/`EXEC` transaction that queues the delete after
     `multi()` is correct and not reported. A `watch()` without `multi()` before

@@ -17,7 +17,8 @@ class SwallowedLostRelease(Rule):
     ## What it does
     Reports a token-checked release whose outcome is thrown away: the result
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
-    statement, or of a script that gives back a semaphore's slot (`zrem`,
+    statement (or through a helper of the module or the run that hands the
+    answer back), or of a script that gives back a semaphore's slot (`zrem`,
     `srem`, `hdel` of the holder's member); a release script that returns
     nothing (no fix); `except LockNotOwnedError: pass` (or `LockError`, or a
     project's own error named for a lost lock: `LockLost`,

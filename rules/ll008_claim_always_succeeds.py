@@ -21,7 +21,9 @@ class ClaimAlwaysSucceeds(Rule):
     (`if not blocking: return False`), a base class's `__enter__` calling the
     `acquire` its one subclass writes, or `lock.acquire()` thrown away on an
     object of such a class, made in the module or imported from another
-    module of the run;
+    module of the run; a claim helper of the module or the run that answers
+    whether it got the lease (`if result: return True`, retried) called as a
+    bare statement;
     pymemcache's `add` on a client with the default `noreply` (it
     returns True even when the key exists), and Django's `cache.add` with a
     literal timeout below one second.

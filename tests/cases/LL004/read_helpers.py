@@ -32,6 +32,35 @@ VALID = [
                     cache.delete(key)
     """
     ),
+    # The helper reads and, on a bad entry, deletes in one call: its answer is compared after the
+    # delete, not before it (the delete is blind, LL001's).
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def load(key, strict=True):
+            if not strict:
+                return r.get(key)
+            raw = r.get(key)
+            if raw is not None and not raw.startswith(b"v1:"):
+                r.delete(key)
+                return None
+            return raw
+
+
+        def take(key, ttl=30):
+            while True:
+                found = load(key)
+                if found is None:
+                    if r.set(key, b"BUSY", nx=True, ex=ttl):
+                        return None
+                elif found != b"BUSY":
+                    return found
+    """
+    ),
 ]
 
 INVALID = [
