@@ -1138,7 +1138,13 @@ class LeaseFixer:
             replace = replace or whole_guard(release)
             if token_code is None and release.check.token is not None and not self._weak_check(lease, release):
                 token_code = self._text(release.check.token)
-        token = Token(token_code) if token_code is not None else self.token_for(lease, release)
+        if token_code is not None:
+            # A token the object sets back to None (`self.token = None` before a claim, or after a
+            # release): the compare the fix takes away found no holder then, and deleted nothing.
+            held = replace is not None and release.check is not None and _set_to_none(release.check.token, release.scope)
+            token = Token(token_code, held=held)
+        else:
+            token = self.token_for(lease, release)
         if token.new_token:
             self._value_kept(lease, release.scope.cls)
         guard = release.check.guard if release.check is not None else None
@@ -2127,3 +2133,22 @@ def _decoded_side(check) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _set_to_none(token: cst.BaseExpression | None, scope) -> bool:
+    """`self.<name>` that a method of the release's class assigns None (`self.token = None`)."""
+    if type(token) is not cst.Attribute or type(token.value) is not cst.Name or token.value.value != scope.self_name:
+        return False
+    cls = scope.cls
+    while cls is None and scope.parent is not None:
+        scope = scope.parent
+        cls = scope.cls
+    if cls is None:
+        return False
+    for node in nodes(cls.node):
+        if type(node) is cst.Assign and type(node.value) is cst.Name and node.value.value == "None":
+            for target in node.targets:
+                found = target.target
+                if type(found) is cst.Attribute and found.attr.value == token.attr.value and type(found.value) is cst.Name:
+                    return True
+    return False

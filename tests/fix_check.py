@@ -67,7 +67,10 @@ def lease_apis(source: str) -> list[Api]:
     events = [*model.claims, *model.releases, *model.writes, *(e for lease in model.leases for e in lease.expiries)]
     for lease in model.leases:
         for claim in lease.claims:
+            own = any(r.via is None for r in lease.releases)
             for release in lease.releases:
+                if release.via is not None and own:
+                    continue  # a call of the module's release helper, whose own release is here: the helper is the entry point
                 api = _api_of(claim.scope, release.scope)
                 if api is not None and api.kind == "class":
                     cls = claim.scope.cls

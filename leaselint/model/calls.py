@@ -248,6 +248,8 @@ class SummarisedCalls:
             bound = bind(site.call, positional, keyword)
             if bound is None:
                 continue
+            if type(site.call.func) is cst.Attribute and "self" not in positional and "self" not in keyword:
+                bound["self"] = site.call.func.value  # the object a method's read of `self.key` is made on
             self.classifier.sites.setdefault(id(site.call), site)
             for effect in effects:
                 if effect[0] in ("value", "script", "returns"):

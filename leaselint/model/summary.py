@@ -405,7 +405,14 @@ def exports(model, local: bool = False) -> tuple:
                     kind = "answered"
                 elif kind not in ("leased", "checked"):
                     continue
-            if not (free_names(event.key_shape) & params):
+            names = params
+            if kind == "read" and scope.self_name == "self":
+                # `def owner(self): return self.client.get(self.key)`: read on the object's own key, which
+                # a caller names by the object it calls it on (`self.owner()`, `lock.owner()`).
+                names = params | {"self"}
+                if not (_names(event.key) & names):
+                    continue
+            elif not (free_names(event.key_shape) & params):
                 continue  # a key made of no parameter is no caller's key
             returns, lost_when = _returned(event, model, claim=kind in ("claim", "answered"))
             if kind == "answered" and not returns:
@@ -423,8 +430,8 @@ def exports(model, local: bool = False) -> tuple:
             receiver = _receiver(event, model, params)
             if ref is None or receiver is None:
                 continue
-            key = _in_params(event.key, scope, module_scope, params, functions)
-            if key is None or not (_names(key) & params):
+            key = _in_params(event.key, scope, module_scope, names, functions)
+            if key is None or not (_names(key) & names):
                 continue
             value = value if kind == "stores" else None
             if kind == "claim":

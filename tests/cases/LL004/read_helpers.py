@@ -1,6 +1,7 @@
 """LL004 cases: the read made through the project's own helper (`cache_get(key)`, which hands back
 `cache.get(key, default)`), compared in the client, then a delete."""
 
+from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
@@ -93,5 +94,73 @@ INVALID = [
     """,
         line=23,
         message_contains="(`fetch` then compare)",
+    ),
+    # A method of the lock class hands back the read of the object's own key.
+    Invalid(
+        """\
+        import uuid
+
+        import redis
+
+
+        class ReportLock:
+            def __init__(self, name, ttl=30):
+                self.client = redis.Redis()
+                self.key = "report-lock:" + name
+                self.ttl = ttl
+                self.token = None
+
+            def holder(self):
+                return self.client.get(self.key)
+
+            def acquire(self):
+                token = uuid.uuid4().hex.encode()
+                if self.client.set(self.key, token, nx=True, ex=self.ttl):
+                    self.token = token
+                    return True
+                return False
+
+            def release(self):
+                if self.holder() == self.token:
+                    self.client.delete(self.key)
+    """,
+        line=25,
+        message_contains="(`holder` then compare)",
+        fixed="""\
+        import logging
+        import uuid
+
+        import redis
+
+        LEASE_RELEASE_SCRIPT = (
+            "if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end"
+        )
+
+
+        class ReportLock:
+            def __init__(self, name, ttl=30):
+                self.client = redis.Redis()
+                self.key = "report-lock:" + name
+                self.ttl = ttl
+                self.token = None
+
+            def holder(self):
+                return self.client.get(self.key)
+
+            def acquire(self):
+                token = uuid.uuid4().hex.encode()
+                if self.client.set(self.key, token, nx=True, ex=self.ttl):
+                    self.token = token
+                    return True
+                return False
+
+            def release(self):
+                if self.token is not None and not self.client.eval(LEASE_RELEASE_SCRIPT, 1, self.key, self.token):
+                    logging.getLogger(__name__).warning(
+                        "lease %s expired before release; another worker may hold it", self.key
+                    )
+    """,
+        applicability=Applicability.SAFE,
     ),
 ]
