@@ -185,8 +185,11 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
             return False, None
         if _failure_returned(event.scope.node, returns, name):
             return True, "not {result}"
+    elif len(event.scope.bindings.get(name, ())) == 1 and _failure_returned(event.scope.node, returns, name, quiet=True):
+        # `if res == 0: log.info(...); return False`, then `return True`: the caller learns it.
+        return True, "not {result}"
     elif count_uses(event.scope.node, name) != 2:
-        return False, None  # the function reads the answer itself (`if not ok: log...`): it handles it
+        return False, None  # the function reads the answer itself (`if not ok: log.warning...`): it handles it
     for node in returns:
         value = node.value
         if isinstance(value, cst.Name) and value.value == name:
@@ -219,7 +222,7 @@ def _bound_truth(statement, call) -> str | None:
     return target.value if type(target) is cst.Name and _boolean_of(assign.value, call) else None
 
 
-def _failure_returned(function: cst.CSTNode, returns: list, name: str) -> bool:
+def _failure_returned(function: cst.CSTNode, returns: list, name: str, quiet: bool = False) -> bool:
     """Every return gives `True` or `False`, and `if not ok: return False` or `if ok: return True`
     is among them: the function answers the claim's truth (`if not result: return False`, then
     `return True`)."""
@@ -233,17 +236,33 @@ def _failure_returned(function: cst.CSTNode, returns: list, name: str) -> bool:
         if type(last) is not cst.SimpleStatementLine:
             continue
         test = node.test
-        if (
-            type(test) is cst.UnaryOperation
-            and type(test.operator) is cst.Not
-            and type(test.expression) is cst.Name
-            and test.expression.value == name
-            and _code(last) == "return False"
-        ):
-            return True
+        if _tests_failure(test, name) and _code(last) == "return False":
+            # `quiet`: the branch tells no one but the caller (no log at warning or above).
+            return not (quiet and _warns(node.body))
         if type(test) is cst.Name and test.value == name and _code(last) == "return True":
             return True  # `if result: return True`, then a retry or `return False`
     return False
+
+
+def _tests_failure(test: cst.BaseExpression, name: str) -> bool:
+    """`not ok`, `ok == 0`, `ok is None`, `ok is False`."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        return type(test.expression) is cst.Name and test.expression.value == name
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name and test.left.value == name:
+        target = test.comparisons[0]
+        return type(target.operator) in (cst.Equal, cst.Is) and _code(target.comparator) in ("0", "None", "False")
+    return False
+
+
+_WARNING_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
+
+
+def _warns(block: cst.CSTNode) -> bool:
+    """A call at warning level or above in the block (`log.warning(...)`, `logger.error(...)`)."""
+    return any(
+        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _WARNING_LEVELS
+        for node in nodes(block)
+    )
 
 
 def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str | None]:
