@@ -525,7 +525,7 @@ class SummarisedCalls:
                 decides=site.scope.is_test and classifier._decides(site.call, site.scope, result_name),
             )
         if kind == "read":
-            return Read(**common, spec=spec)
+            return Read(**common, spec=spec, derived=value == "derived")
         if kind == "checked" and lost_when and lost_when != spec.lost_when:
             spec = dataclasses.replace(spec, lost_when=lost_when)
         return Release(

@@ -166,6 +166,9 @@ class Read(Event):
     """`get(key)`: the value a client-side check compares."""
 
     spec: ReadSpec | None = None
+    # Made through a helper that hands back a value made of the read (`return json.loads(raw)`): a
+    # compare of it is a check, which a server-side compare cannot make as written.
+    derived: bool = False
 
 
 @dataclass(eq=False)

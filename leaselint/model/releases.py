@@ -321,6 +321,8 @@ class ReleasesMixin:
             token = _other_side(comparison, held, self.walker.assigned.get(id(read.call)))
         if isinstance(token, cst.Name) and token.value == "None":
             return None  # `get(key) is not None`: a presence test (LL009's read), no holder compared
+        if through is None and getattr(read, "derived", False):
+            through = read.call.func  # the helper hands back a value made of the stored one
         return Check(read, comparison, token, self.walker.if_tests.get(id(comparison)), through=through)
 
     def _derived(self, call: cst.Call, scope: Scope) -> tuple[cst.Call, str] | None:

@@ -199,6 +199,25 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
     return False, None
 
 
+def _derived_return(read, model) -> bool:
+    """Every value the read's function returns but None is made of the read: of the call itself, or
+    of the name it is bound to, bound once (`return raw.decode() if raw else None`,
+    `return json.loads(raw)["owner"]`)."""
+    name = model.assigned.get(id(read.call))
+    if name is not None and len(read.scope.bindings.get(name, ())) != 1:
+        return False
+    values = [node.value for node in _returns(read.scope.node) if node.value is not None and _code(node.value) != "None"]
+    if not values:
+        return False
+    for value in values:
+        found = any(
+            node is read.call or (name is not None and type(node) is cst.Name and node.value == name) for node in nodes(value)
+        )
+        if not found:
+            return False
+    return True
+
+
 def _lambda_of(value, call) -> bool:
     """`return _safe(lambda: cache.add(key, v, ttl), False)`: the call hands back the lambda's answer
     (walk.py's lambda bodies)."""
@@ -391,7 +410,7 @@ def exports(model, local: bool = False) -> tuple:
     for read in model.reads:
         # `def cache_get(key): return cache.get(key)`: its callers read the key (a compare, then a
         # release, is a check-then-delete there).
-        if read.via is None and _returned(read, model)[0]:
+        if read.via is None and (_returned(read, model)[0] or _derived_return(read, model)):
             by_scope.setdefault(id(read.scope), []).append(("read", read))
     found = []
     split = {id(claim) for claim, _ in model.split_lifetimes}
@@ -453,6 +472,8 @@ def exports(model, local: bool = False) -> tuple:
             if key is None or not (_names(key) & names):
                 continue
             value = value if kind == "stores" else None
+            if kind == "read" and not _returned(event, model)[0]:
+                value = "derived"  # the function hands back a value made of the read
             if kind == "claim":
                 value = _value_param(event.value, scope, model, params)
                 if value is None and event.value is not None and not local and id(event) not in leased:

@@ -163,4 +163,36 @@ INVALID = [
     """,
         applicability=Applicability.SAFE,
     ),
+    # The helper hands back a field of the decoded value: still the read, compared in the client.
+    Invalid(
+        """\
+        import json
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+
+
+        def holder_of(name):
+            raw = r.get("job-lock:" + name)
+            if raw is None:
+                return None
+            return json.loads(raw)["owner"]
+
+
+        def acquire(name, ttl=30):
+            token = uuid.uuid4().hex
+            if r.set("job-lock:" + name, json.dumps({"owner": token}), nx=True, ex=ttl):
+                return token
+            return None
+
+
+        def release(name, token):
+            if holder_of(name) == token:
+                r.delete("job-lock:" + name)
+    """,
+        line=25,
+        message_contains="the read value is handed through `holder_of(...)` before the compare",
+    ),
 ]
