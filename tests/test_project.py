@@ -2167,3 +2167,66 @@ def test_a_read_through_another_modules_helper_is_the_read_of_a_check_then_delet
     found = findings(tmp_path, paths)
     assert codes(found) == {"app/locks.py": [("LL004", 16, 13)]}
     assert "(`cache_get` then compare) and released by `cache_delete`" in found["app/locks.py"][0][3]
+
+
+TRANSACTION_SETTINGS = """\
+LOCK_PREFIX = "crawler:lock:"
+"""
+
+TRANSACTION_LOCKS = """\
+import uuid
+
+import redis
+
+from app.settings import LOCK_PREFIX
+
+
+def acquire_lock(conn, name, timeout=10):
+    token = str(uuid.uuid4())
+    name = LOCK_PREFIX + name
+    if conn.set(name, token, ex=timeout, nx=True):
+        return token
+    return None
+
+
+def release_lock(conn, name, token):
+    pipe = conn.pipeline(True)
+    name = LOCK_PREFIX + name
+    while True:
+        try:
+            pipe.watch(name)
+            if pipe.get(name).decode() == token:
+                pipe.multi()
+                pipe.delete(name)
+                pipe.execute()
+                return True
+            pipe.unwatch()
+            break
+        except redis.exceptions.WatchError:
+            pass
+    return False
+"""
+
+TRANSACTION_CALLER = """\
+from app.locks import acquire_lock, release_lock
+
+
+def schedule(conn, task):
+    token = acquire_lock(conn, task)
+    if not token:
+        return None
+    try:
+        return push(task)
+    finally:
+        release_lock(conn, task, token)
+"""
+
+
+def test_a_transaction_release_helper_answering_by_literals_is_dropped_by_another_modules_caller(tmp_path):
+    paths = tree(
+        tmp_path,
+        {"app/__init__.py": "", "app/settings.py": TRANSACTION_SETTINGS, "app/locks.py": TRANSACTION_LOCKS, "app/jobs.py": TRANSACTION_CALLER},
+    )
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL006", 11, 9)]}
+    assert "by `release_lock` (app/locks.py:24), which returns it, is thrown away" in found["app/jobs.py"][0][3]

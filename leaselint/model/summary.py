@@ -163,6 +163,8 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
     statement = event.statement
     body = getattr(statement, "body", ())
     lost_when = event.spec.lost_when if hasattr(event.spec, "lost_when") else None
+    if getattr(event, "transactional", False):
+        return (True, "not {result}") if _succeeds_by_literal(event) else (False, None)
     if isinstance(statement, cst.SimpleStatementLine) and len(body) == 1 and isinstance(body[0], cst.Return):
         value = body[0].value
         if isinstance(value, cst.Await):
@@ -197,6 +199,21 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
         if value is not None and _boolean_of(value, cst.Name(name)):
             return True, "not {result}"
     return False, None
+
+
+def _succeeds_by_literal(release) -> bool:
+    """A release its function answers by literals: every return gives True or False, and a
+    `return True` follows the release in its block (the transaction ran)."""
+    values = [_code(node.value) if node.value is not None else "" for node in _returns(release.scope.node)]
+    if "True" not in values or "False" not in values or any(value not in ("True", "False") for value in values):
+        return False
+    for node in nodes(release.scope.node):
+        body = getattr(node, "body", None)
+        if type(node) is not cst.IndentedBlock or release.statement not in body:  # type: ignore[operator]
+            continue
+        after = body[body.index(release.statement) + 1 :]  # type: ignore[union-attr]
+        return any(type(s) is cst.SimpleStatementLine and _code(s) == "return True" for s in after)
+    return False
 
 
 def _derived_return(read, model) -> bool:
@@ -351,6 +368,12 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
     receiver = event.receiver
     if isinstance(receiver, cst.Await):
         receiver = receiver.expression
+    if type(receiver) is cst.Name:
+        # `pipe = conn.pipeline(True)`: a transaction's pipeline stands for its client.
+        found = model.resolver.single_value(receiver.value, event.scope)
+        made = found[0] if found is not None else None
+        if type(made) is cst.Call and type(made.func) is cst.Attribute and made.func.attr.value == "pipeline":
+            receiver = made.func.value
     kind = "global"
     if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and not receiver.args:
         kind, receiver = "factory", receiver.func
@@ -398,6 +421,10 @@ def exports(model, local: bool = False) -> tuple:
         # A claim that is a lease at home too: its callers still choose the token it stores.
         by_scope.setdefault(id(claim.scope), []).append(("claim", claim))
     for release in model.releases:
+        if release.transactional and not release.other_keys and _succeeds_by_literal(release):
+            # WATCH, compare, MULTI, DEL, EXEC, `return True`; `return False` when another holds it.
+            by_scope.setdefault(id(release.scope), []).append(("checked", release))
+            continue
         if release.in_pipeline or release.other_keys:
             continue
         if release.checked:
@@ -450,7 +477,7 @@ def exports(model, local: bool = False) -> tuple:
                 names = params | {"self"}
                 if not (_names(event.key) & names):
                     continue
-            elif not (free_names(event.key_shape) & params):
+            elif not (free_names(event.key_shape) & params) and not (kind == "checked" and _names(event.key) & params):
                 continue  # a key made of no parameter is no caller's key
             returns, lost_when = _returned(event, model, claim=kind in ("claim", "answered"))
             if kind == "answered" and not returns:
