@@ -423,7 +423,7 @@ def _is_read_value(node: cst.BaseExpression, name: str) -> bool:
 
 
 def _holds(operand: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
-    return contains_call_or_name(operand, call, name)
+    return contains_call_or_name(operand, call, name, variables=True)
 
 
 _UNKNOWN = object()

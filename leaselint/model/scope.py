@@ -187,10 +187,14 @@ def contains(tree: cst.CSTNode, wanted) -> bool:
     return any(wanted(node) for node in nodes(tree))
 
 
-def contains_call_or_name(tree: cst.CSTNode, call: cst.CSTNode | None, name: str | None) -> bool:
-    """Whether `call` is under `tree` (or is `tree`), or a Name `name` is."""
+def contains_call_or_name(tree: cst.CSTNode, call: cst.CSTNode | None, name: str | None, variables: bool = False) -> bool:
+    """Whether `call` is under `tree` (or is `tree`), or a Name `name` is; `variables`: not an
+    attribute's name (`self.id` holds no variable `id`)."""
+    attributes: set[int] = set()
     for node in nodes(tree, trivia=False):
-        if node is call or (name is not None and isinstance(node, cst.Name) and node.value == name):
+        if variables and type(node) is cst.Attribute:
+            attributes.add(id(node.attr))
+        if node is call or (name is not None and isinstance(node, cst.Name) and node.value == name and id(node) not in attributes):
             return True
     return False
 
