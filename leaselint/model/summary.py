@@ -471,9 +471,10 @@ def exports(model, local: bool = False) -> tuple:
                 elif kind not in ("leased", "checked"):
                     continue
             names = params
-            if kind == "read" and scope.self_name == "self":
+            if kind in ("read", "answered") and scope.self_name == "self":
                 # `def owner(self): return self.client.get(self.key)`: read on the object's own key, which
-                # a caller names by the object it calls it on (`self.owner()`, `lock.owner()`).
+                # a caller names by the object it calls it on (`self.owner()`, `lock.owner()`); so is a
+                # claim of it whose answer the method hands back (`return self.store.acquire_lock(...)`).
                 names = params | {"self"}
                 if not (_names(event.key) & names):
                     continue
@@ -493,8 +494,8 @@ def exports(model, local: bool = False) -> tuple:
                 kind = "stores"
             ref = stores.row_ref(event.store, event.spec)
             receiver = _receiver(event, model, params)
-            if ref is None or receiver is None:
-                continue
+            if ref is None or (receiver is None and kind != "answered"):
+                continue  # (a dropped answer is the caller's, whatever client the claim is made on)
             key = _in_params(event.key, scope, module_scope, names, functions)
             if key is None or not (_names(key) & names):
                 continue
