@@ -24,7 +24,9 @@ class BlindRenewal(Rule):
     gets from a second call right after it is LL005's, unless the call is
     queued with the claim on one pipeline (`pipe.setnx(k, v)`,
     `pipe.expire(k, 30)`): it runs when the claim failed too, so the worker
-    that lost the race extends the holder's deadline. A function named for
+    that lost the race extends the holder's deadline; so does an `expire` in
+    the branch where the claim failed (`elif not r.ttl(key): r.expire(key,
+    10)`, a recipe for a holder that crashed before its `expire`). A function named for
     ending (`finish_job`, `release`) that lets the key run out is a release,
     not a renewal. So is a lifetime set by hand on a lock object's key
     (`r.pexpire(KEY, ms)` beside `r.lock(KEY)`). Renewals in tests are not
@@ -282,6 +284,12 @@ class BlindRenewal(Rule):
                 expire,
                 f"`{expire.method}` is queued with the claim of lease `{key_text(claim)}` and runs when the claim failed too: "
                 "a worker that lost the race extends the holder's deadline",
+            )
+        for claim, expire in context.model.failed_claim_lifetimes:
+            yield self.at_event(
+                expire,
+                f"`{expire.method}` of lease `{key_text(claim)}` runs where its claim failed: it sets the deadline "
+                "of the claim another worker holds, whose holder never learns it",
             )
         for renewal in context.model.lock_key_renewals:
             what = f"`{renewal.method}` renews the key of lock `{key_text(renewal)}` without checking the holder"

@@ -431,6 +431,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
     for lease in leases:
         # `with cache.transact(): if cache.get(key) == token: cache.touch(key, ttl)`: checked, one step.
         lease.renewals = [r for r in lease.renewals if not classifier._compared_in_transaction(r)]
+    failed = _failed_claim_lifetimes(leases, classifier)
     split = _split_lifetimes(walker, classifier, leases)
     swallowed = walker.swallowed + _acquired_in_class(walker.destructor_swallows) + classifier.lost_swallows()
     return LeaseModel(
@@ -451,6 +452,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         reads=classifier.reads,
         split_lifetimes=split,
         queued_lifetimes=_queued_lifetimes(leases, split),
+        failed_claim_lifetimes=failed,
         handed_claims=_handed_claims(walker, classifier, resolver, leases),
         api_tokens=_api_tokens(walker, classifier, resolver),
         passed_claims=classifier.passed_claims,
@@ -534,6 +536,22 @@ def _value_imports(walker: Walker, claims) -> dict:
             if type(annotation) is cst.Name and annotation.value in imports:
                 names.add(annotation.value)
     return {"value_imports": names, "value_attributes": attributes}
+
+
+def _failed_claim_lifetimes(leases, classifier) -> list:
+    """(claim, expire) of an `expire` of the lease's key in the branch where its claim just failed
+    (`if r.setnx(k, v): ... elif not r.ttl(k): r.expire(k, 10)`): it sets the deadline of another
+    worker's claim. Taken out of the lease's own expiries (no lifetime of the claim's)."""
+    found = []
+    for lease in leases:
+        kept = []
+        for expire in lease.expiries:
+            if classifier._after_failed_claim(expire) is not None and not expire.scope.is_test:
+                found.append((lease.claims[0], expire))
+            else:
+                kept.append(expire)
+        lease.expiries = kept
+    return found
 
 
 def _queued_lifetimes(leases, split_lifetimes) -> list:

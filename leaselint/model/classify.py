@@ -145,7 +145,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         summarised = {id(r.call) for r in self.releases if r.via is not None}
         self.answered_calls = [r for r in self._answered_by_methods() if id(r.call) not in summarised]
         self.unawaited_lock_releases = self._unawaited_lock_releases()
-        self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"]
+        self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"] + self._dropped_lambda_claims()
         self.untested_acquires = self._untested_acquires()
         self.ignored_releases = self._ignored_release_calls() + self.summarised_ignored["answers"]
         if self.walker.handed:
@@ -333,6 +333,23 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             via = f"`{release.scope.name}` (line {release.start.line})"
             common = self.made_at(site, release.store, release.receiver, release.receiver_shape, release.key, release.key_shape, via)
             found.append(Release(**common, spec=spec, checked=True, usage=site.usage))
+        return found
+
+    def _dropped_lambda_claims(self) -> list[tuple]:
+        """`acquire_lock = lambda: cache.add(lock_id, "true", ttl)`, then `acquire_lock()` as a
+        statement: the claim's answer is dropped where the name is called."""
+        found = []
+        for claim in self.claims:
+            scope = claim.scope
+            names = [
+                name
+                for name, values in scope.bindings.items()
+                if len(values) == 1 and type(values[0]) is cst.Lambda and values[0].body is claim.call
+            ]
+            for name in names:
+                for call, where in self.walker.name_calls.get(name, ()):
+                    if where is scope and not call.args and self.walker.statement_calls.get(id(call)) == "statement":
+                        found.append((call, where, name, claim.start.line))
         return found
 
     def made_at(self, site: CallSite, store, receiver, receiver_shape, key, key_shape, via: str | None) -> dict:

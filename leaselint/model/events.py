@@ -306,6 +306,8 @@ class LeaseModel:
     split_lifetimes: list = field(default_factory=list)
     # (claim, expire): an `expire` queued on the claim's pipeline, which runs whatever the claim answers.
     queued_lifetimes: list = field(default_factory=list)
+    # (claim, expire): an `expire` in the branch where the claim failed (`elif not r.ttl(k): r.expire(k, 10)`).
+    failed_claim_lifetimes: list = field(default_factory=list)
     # id(swallowing handler or `suppress` item) -> the release call it guards.
     swallowed_releases: dict = field(default_factory=dict)
     # Claims of no lease whose key and token are handed to a call named for releasing (model/build.py).

@@ -1,0 +1,67 @@
+"""LL010 cases: an `expire` of the lease's key in the branch where the claim failed, the recipe that
+gives a deadline to a key whose holder crashed before its own `expire`."""
+
+from leaselint.rule import Invalid, Valid
+
+VALID = [
+    # The deadline is set only where the claim succeeded (LL005's split lifetime, not a renewal).
+    Valid(
+        """\
+        import time
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+
+
+        def grab(name, wait=5, ttl=10):
+            token = uuid.uuid4().hex
+            key = "mutex:" + name
+            stop = time.time() + wait
+            while time.time() < stop:
+                if r.setnx(key, token):
+                    r.expire(key, ttl)
+                    return token
+                time.sleep(0.01)
+            return None
+
+
+        def let_go(name):
+            r.delete("mutex:" + name)
+    """
+    ),
+]
+
+INVALID = [
+    # Where the claim failed and the key has no deadline, it gives the holder's key one.
+    Invalid(
+        """\
+        import time
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+
+
+        def grab(name, wait=5, ttl=10):
+            token = uuid.uuid4().hex
+            key = "mutex:" + name
+            stop = time.time() + wait
+            while time.time() < stop:
+                if r.set(key, token, nx=True, ex=ttl):
+                    return token
+                elif r.ttl(key) == -1:
+                    r.expire(key, ttl)
+                time.sleep(0.01)
+            return None
+
+
+        def let_go(name):
+            r.delete("mutex:" + name)
+    """,
+        line=17,
+        message_contains="runs where its claim failed",
+    ),
+]
