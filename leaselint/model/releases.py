@@ -345,7 +345,10 @@ class ReleasesMixin:
 
     def _wrapped(self, call: cst.Call, scope: Scope) -> tuple[cst.Call, str] | None:
         """(the call, the name it is given) of `name = helper(read)` in the read's function: one
-        argument, the read."""
+        argument, the read, or the name it is bound to once (`raw = r.get(k)`, `owner = decode(raw)`)."""
+        first = self.walker.assigned.get(id(call))
+        if first is not None and len(scope.bindings.get(first, ())) != 1:
+            first = None
         for name, values in scope.bindings.items():
             if len(values) != 1 or type(values[0]) is not cst.Call:
                 continue
@@ -354,7 +357,7 @@ class ReleasesMixin:
             inner = args[0].value if len(args) == 1 and args[0].keyword is None else None
             if type(inner) is cst.Await:
                 inner = inner.expression
-            if inner is call:
+            if inner is call or (first is not None and name != first and type(inner) is cst.Name and inner.value == first):
                 return outer, name
         return None
 

@@ -78,4 +78,44 @@ INVALID = [
         column=15,
         fixed=None,
     ),
+    # The read is bound to a name first, then handed to a class's decoder (`Codec.text(raw)`).
+    Invalid(
+        """\
+        import uuid
+
+        import redis
+
+
+        class Codec:
+            @staticmethod
+            def text(value):
+                return value.decode() if isinstance(value, bytes) else value
+
+
+        class Mutex:
+            def __init__(self, name, client: redis.Redis):
+                self.name = name
+                self.client = client
+                self.token = None
+
+            def acquire(self):
+                token = uuid.uuid4().hex
+                if not self.client.set(self.name, token, nx=True, ex=60):
+                    return False
+                self.token = token
+                return True
+
+            def release(self):
+                raw = self.client.get(self.name)
+                if not raw:
+                    return True
+                owner = Codec.text(raw)
+                if owner != self.token:
+                    return False
+                return self.client.delete(self.name)
+    """,
+        line=32,
+        fixed=None,
+        message_contains="handed through `Codec.text(...)`",
+    ),
 ]
