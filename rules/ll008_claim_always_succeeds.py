@@ -23,7 +23,8 @@ class ClaimAlwaysSucceeds(Rule):
     object of such a class, made in the module or imported from another
     module of the run; a claim helper of the module or the run that answers
     whether it got the lease (`if result: return True`, retried) called as a
-    bare statement;
+    bare statement, and so is a claim written as a lambda bound to a name
+    (`acquire_lock = lambda: cache.add(...)`, then `acquire_lock()`);
     pymemcache's `add` on a client with the default `noreply` (it
     returns True even when the key exists), and Django's `cache.add` with a
     literal timeout below one second.
