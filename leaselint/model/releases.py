@@ -302,6 +302,10 @@ class ReleasesMixin:
 
     def _check_of(self, read) -> Check | None:
         """The comparison a read's value goes into, with the token on its other side."""
+        if read.via is not None:
+            name = self.walker.assigned.get(id(read.call))
+            if name is not None and len(read.scope.bindings.get(name, ())) != 1:
+                return None  # `active = fetch(k)` again further down: the compare may be of the other read
         comparison = self._compared(read.call, read.scope)
         through = None
         if comparison is None:

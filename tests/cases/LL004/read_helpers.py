@@ -62,6 +62,31 @@ VALID = [
                     return found
     """
     ),
+    # The helper is called twice under one name: the compare is of the second call's value, which
+    # comes after the delete the helper may make (LL001's).
+    Valid(
+        """\
+        from django.core.cache import cache
+
+
+        def current(slot):
+            key = "slot:%s" % slot
+            entry = cache.get(key)
+            if not isinstance(entry, dict):
+                cache.delete(key)
+                return None
+            return entry
+
+
+        def reserve(slot, owner, ttl=60):
+            mine = {"owner": owner}
+            found = current(slot)
+            if found is None and cache.add("slot:%s" % slot, mine, ttl):
+                return True
+            found = current(slot)
+            return found == mine
+    """
+    ),
 ]
 
 INVALID = [
