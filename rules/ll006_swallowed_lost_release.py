@@ -19,8 +19,9 @@ class SwallowedLostRelease(Rule):
     of a compare-and-delete script, `DELIFEQ` or `delex` used as a bare
     statement (or through a helper of the module or the run that hands the
     answer back: the store's answer, its truth by literals, or a WATCH/MULTI
-    transaction's `return True`/`return False`, where the helper itself logs
-    the loss at no level above info), or of a script that gives back a
+    transaction's `return True`/`return False` after a compare, where the
+    helper itself tells no one else: no log above info, no error tracker, no
+    print), or of a script that gives back a
     semaphore's slot (`zrem`,
     `srem`, `hdel` of the holder's member); a release script that returns
     nothing (no fix); `except LockNotOwnedError: pass` (or `LockError`, or a

@@ -288,8 +288,8 @@ class BlindRenewal(Rule):
         for claim, expire in context.model.failed_claim_lifetimes:
             yield self.at_event(
                 expire,
-                f"`{expire.method}` of lease `{key_text(claim)}` runs where its claim failed: it sets the deadline "
-                "of the claim another worker holds, whose holder never learns it",
+                f"`{expire.method}` of lease `{key_text(claim)}` runs where its claim failed: it changes the deadline "
+                "of a claim another worker holds, without asking that holder",
             )
         for renewal in context.model.lock_key_renewals:
             what = f"`{renewal.method}` renews the key of lock `{key_text(renewal)}` without checking the holder"

@@ -442,7 +442,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         lock_key_renewals=classifier.lock_key_renewals(leases),
         claims=classifier.claims,
         releases=classifier.releases + classifier.answered_calls,
-        ignored_claims=classifier.ignored_claims,
+        ignored_claims=classifier.ignored_claims + _lambda_claims(classifier, leases),
         untested_acquires=classifier.untested_acquires,
         lock_tokens=classifier._lock_tokens(),
         lock_answers=_lock_answers(walker, classifier),
@@ -538,6 +538,13 @@ def _value_imports(walker: Walker, claims) -> dict:
     return {"value_imports": names, "value_attributes": attributes}
 
 
+def _lambda_claims(classifier, leases) -> list:
+    """The dropped calls of a claim written as a lambda, where that claim is a lease's (a dedup
+    marker `mark_seen = lambda: cache.add(key, 1, ttl)` is none)."""
+    leased = {id(claim) for lease in leases for claim in lease.claims}
+    return [entry[:4] for entry in classifier.lambda_claims if id(entry[4]) in leased]
+
+
 def _failed_claim_lifetimes(leases, classifier) -> list:
     """(claim, expire) of an `expire` of the lease's key in the branch where its claim just failed
     (`if r.setnx(k, v): ... elif not r.ttl(k): r.expire(k, 10)`): it sets the deadline of another
@@ -546,12 +553,23 @@ def _failed_claim_lifetimes(leases, classifier) -> list:
     for lease in leases:
         kept = []
         for expire in lease.expiries:
-            if classifier._after_failed_claim(expire) is not None and not expire.scope.is_test:
+            if classifier._after_failed_claim(expire) is not None and not expire.scope.is_test and not _holder_checked(expire, classifier):
                 found.append((lease.claims[0], expire))
             else:
                 kept.append(expire)
         lease.expiries = kept
     return found
+
+
+def _holder_checked(expire, classifier) -> bool:
+    """A read of the key compared with a token guards the expire (`if r.get(k) == token: r.expire(k,
+    t)`, a re-entrant claim): a check-then-renew, not a deadline set blind."""
+    for read in classifier.reads:
+        if read.scope is expire.scope and read.key_shape == expire.key_shape and read.start <= expire.start:
+            check = classifier._check_of(read)
+            if check is not None and (check.guard is None or contains(check.guard, expire.call)):
+                return True
+    return False
 
 
 def _queued_lifetimes(leases, split_lifetimes) -> list:

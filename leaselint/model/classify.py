@@ -76,6 +76,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         # `self.acquire()` thrown away where the method can answer that the claim failed:
         # (the call, its scope, the method's name, the line of the failing return).
         self.ignored_claims: list[tuple] = []
+        self.lambda_claims: list[tuple] = []
         self.untested_acquires: list[tuple] = []
         self.ignored_releases: list[tuple] = []
         # (id of a class, method) -> line: a lock class's methods that answer a lost lease, and those
@@ -145,7 +146,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         summarised = {id(r.call) for r in self.releases if r.via is not None}
         self.answered_calls = [r for r in self._answered_by_methods() if id(r.call) not in summarised]
         self.unawaited_lock_releases = self._unawaited_lock_releases()
-        self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"] + self._dropped_lambda_claims()
+        self.ignored_claims = self._ignored_claim_calls() + self.summarised_ignored["fails"]
+        self.lambda_claims = self._dropped_lambda_claims()  # kept where the claim is a lease's (build.py)
         self.untested_acquires = self._untested_acquires()
         self.ignored_releases = self._ignored_release_calls() + self.summarised_ignored["answers"]
         if self.walker.handed:
@@ -157,6 +159,12 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         for release in self.releases:
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
+            if release.transactional:
+                release.watched_compare = any(
+                    read.scope is release.scope and read.key_shape == release.key_shape and read.start <= release.start
+                    and self._check_of(read) is not None
+                    for read in self.reads
+                )
             if release.in_pipeline and not release.transactional and self._after(release, "watch"):
                 # After watch() a pipeline runs each command at once.
                 release.in_pipeline = False
@@ -349,7 +357,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             for name in names:
                 for call, where in self.walker.name_calls.get(name, ()):
                     if where is scope and not call.args and self.walker.statement_calls.get(id(call)) == "statement":
-                        found.append((call, where, name, claim.start.line))
+                        found.append((call, where, name, claim.start.line, claim))
         return found
 
     def made_at(self, site: CallSite, store, receiver, receiver_shape, key, key_shape, via: str | None) -> dict:

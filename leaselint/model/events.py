@@ -132,6 +132,8 @@ class Release(Event):
     transactional: bool = False
     # Run at once by the watching pipeline of a `transaction(callback, key)` callback, before `multi()`.
     watched_callback: bool = False
+    # For a transactional release: a read of the key compared with a token before it (WATCH, GET, compare).
+    watched_compare: bool = False
     # A compare done in the client before this release (GET then compare then DEL).
     check: Check | None = None
     document: Document | None = None

@@ -55,9 +55,9 @@ def pair(
     by_parameter: dict[tuple, list[Lease]] = {}
     for lease in leases.values():
         for claim in lease.claims:
-            ident = _parameter_ident(claim)
-            if ident is not None and lease not in by_parameter.get(ident, []):
-                by_parameter.setdefault(ident, []).append(lease)
+            for ident in (_parameter_ident(claim), _parameter_ident(claim, fields=True)):
+                if ident is not None and lease not in by_parameter.get(ident, []):
+                    by_parameter.setdefault(ident, []).append(lease)
     by_model: dict[str, list[Lease]] = {}
     for lease in leases.values():
         for claim in lease.claims:
@@ -104,6 +104,9 @@ def pair(
         if lease is None:
             # `get_lock(name)` and `unlock(lock)`: the caller's key, whatever each parameter is called.
             found = by_parameter.get(_parameter_ident(release) or (), [])
+            if not found:
+                # `f"lock:{handle.key}"` where the claim took `f"lock:{key}"`: a field of the same name.
+                found = by_parameter.get(_parameter_ident(release, fields=True) or (), [])
             lease = found[0] if len(found) == 1 else None
         if lease is None and release.document is None:
             found = by_key.get((release.store.name, release.key_shape), [])
@@ -492,7 +495,7 @@ def _through_self(shape) -> bool:
     return any(_through_self(part) for part in shape)
 
 
-def _parameter_ident(event) -> tuple | None:
+def _parameter_ident(event, fields: bool = False) -> tuple | None:
     """(client, key shape with its parameters unnamed) of an event whose key is made of its
     function's parameters alone (`f"lock:{name}"`, a row's `name=name`): functions that take their
     caller's key, whatever each calls it. For a bare parameter, only a row or document of a model
@@ -506,16 +509,19 @@ def _parameter_ident(event) -> tuple | None:
             _names_a_lock(event.receiver_shape) or (document.model and stores.lock_model_name(document.model))
         ):
             return None
-    return (event.receiver_shape, _unnamed(event.key_shape, params))
+    return (event.receiver_shape, _unnamed(event.key_shape, params, fields))
 
 
-def _unnamed(shape, params: set):
+def _unnamed(shape, params: set, fields: bool = False):
+    """The shape with its parameters unnamed; `fields`: a parameter and a parameter's field are
+    both known by their last name (`key` and `handle.key` alike, not `job.lock_key` and
+    `job.cache_key`)."""
     if type(shape) is tuple:
         if len(shape) == 2 and shape[0] == "name" and shape[1] in params:
-            return ("param",)
-        if shape[:1] == ("attr",) and _unnamed(shape[1], params) == ("param",):
-            return ("param",)  # a field of a parameter (`handle.key`): the caller's key all the same
-        return tuple(_unnamed(part, params) for part in shape)
+            return ("field", shape[1]) if fields else ("param",)
+        if fields and shape[:1] == ("attr",) and len(shape) == 3 and _unnamed(shape[1], params) == ("param",):
+            return ("field", shape[2])
+        return tuple(_unnamed(part, params, fields) for part in shape)
     return shape
 
 

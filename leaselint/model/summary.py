@@ -28,7 +28,7 @@ import libcst as cst
 from leaselint.model import stores
 from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
-from leaselint.model.scope import count_uses
+from leaselint.model.scope import contains, count_uses
 from leaselint.model.values import SERIALIZERS
 from leaselint.model.traverse import TRIVIA, children, nodes
 from leaselint.project import outside_project
@@ -164,7 +164,7 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
     body = getattr(statement, "body", ())
     lost_when = event.spec.lost_when if hasattr(event.spec, "lost_when") else None
     if getattr(event, "transactional", False):
-        return (True, "not {result}") if _succeeds_by_literal(event) else (False, None)
+        return (True, "not {result}") if event.watched_compare and _succeeds_by_literal(event) else (False, None)
     if isinstance(statement, cst.SimpleStatementLine) and len(body) == 1 and isinstance(body[0], cst.Return):
         value = body[0].value
         if isinstance(value, cst.Await):
@@ -280,6 +280,28 @@ def _failure_returned(function: cst.CSTNode, returns: list, name: str, quiet: bo
     return False
 
 
+def _fails_by_choice(function: cst.CSTNode) -> bool:
+    """Every failing return (`return False`, `return None`, `return`) sits under an `if` that reads a
+    parameter with a default (`if timeout is not None and ...: return False`): by default the
+    function waits until it holds the lease, and a caller that passes nothing has nothing to ask."""
+    params = getattr(function, "params", None)
+    chosen = {p.name.value for p in (*params.params, *params.kwonly_params) if p.default is not None} if params is not None else set()
+    failing = [r for r in _returns(function) if r.value is None or _code(r.value) in ("False", "None")]
+    if not failing or not chosen:
+        return False
+    for _ in range(2):
+        # ... or a name made of one (`deadline = None if timeout is None else now() + timeout`).
+        for node in nodes(function):
+            if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+                if _names(node.value) & chosen:
+                    chosen.add(node.targets[0].target.value)
+    guarded = set()
+    for node in nodes(function):
+        if type(node) is cst.If and _names(node.test) & chosen:
+            guarded.update(id(r) for r in failing if contains(node.body, r))
+    return all(id(r) in guarded for r in failing)
+
+
 def _tests_failure(test: cst.BaseExpression, name: str) -> bool:
     """`not ok`, `ok == 0`, `ok is None`, `ok is False`."""
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
@@ -290,15 +312,23 @@ def _tests_failure(test: cst.BaseExpression, name: str) -> bool:
     return False
 
 
-_WARNING_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
+# Calls that tell someone: a log at warning level or above, a log at a level given (`log.log(level,
+# ...)`), an error tracker's report, a print.
+_TELLING = frozenset({"warning", "warn", "error", "exception", "critical", "fatal", "log", "capture_message", "capture_exception"})
 
 
 def _warns(block: cst.CSTNode) -> bool:
-    """A call at warning level or above in the block (`log.warning(...)`, `logger.error(...)`)."""
-    return any(
-        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _WARNING_LEVELS
-        for node in nodes(block)
-    )
+    """The block tells someone besides its caller (`log.warning(...)`, `sentry_sdk.capture_message(...)`,
+    `print(...)`); `log.info` and `log.debug` do not count."""
+    for node in nodes(block):
+        if type(node) is not cst.Call:
+            continue
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value in _TELLING:
+            return True
+        if type(func) is cst.Name and func.value in ("print", "capture_message", "capture_exception"):
+            return True
+    return False
 
 
 def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str | None]:
@@ -421,7 +451,7 @@ def exports(model, local: bool = False) -> tuple:
         # A claim that is a lease at home too: its callers still choose the token it stores.
         by_scope.setdefault(id(claim.scope), []).append(("claim", claim))
     for release in model.releases:
-        if release.transactional and not release.other_keys and _succeeds_by_literal(release):
+        if release.transactional and release.watched_compare and not release.other_keys and _succeeds_by_literal(release):
             # WATCH, compare, MULTI, DEL, EXEC, `return True`; `return False` when another holds it.
             by_scope.setdefault(id(release.scope), []).append(("checked", release))
             continue
@@ -481,7 +511,7 @@ def exports(model, local: bool = False) -> tuple:
             elif not (free_names(event.key_shape) & params) and not (kind == "checked" and _names(event.key) & params):
                 continue  # a key made of no parameter is no caller's key
             returns, lost_when = _returned(event, model, claim=kind in ("claim", "answered"))
-            if kind == "answered" and not returns:
+            if kind == "answered" and (not returns or _fails_by_choice(scope.node)):
                 continue
             if kind == "checked" and not (returns and lost_when):
                 continue

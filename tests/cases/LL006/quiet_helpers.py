@@ -47,6 +47,46 @@ VALID = [
                 give_sync_lock(account, token)
     """
     ),
+    # The helper reports the loss itself, at a level it names or to an error tracker: the caller may drop the answer.
+    Valid(
+        """\
+        import logging
+        import uuid
+
+        import redis
+        import sentry_sdk
+
+        log = logging.getLogger(__name__)
+        r = redis.Redis()
+        UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+        def take(account, ttl=60):
+            token = str(uuid.uuid4())
+            if not r.set(f"sync-lock:{account}", token, nx=True, ex=ttl):
+                return None
+            return token
+
+
+        def give(account, token):
+            res = r.eval(UNLOCK, 1, f"sync-lock:{account}", token)
+            if res == 0:
+                log.log(logging.WARNING, "sync lock of %s was lost", account)
+                sentry_sdk.capture_message("sync lock lost")
+                return False
+            return True
+
+
+        def sync(account):
+            token = take(account)
+            if token is None:
+                return False
+            try:
+                return True
+            finally:
+                give(account, token)
+    """
+    ),
 ]
 
 INVALID = [

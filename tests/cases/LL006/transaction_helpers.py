@@ -56,6 +56,40 @@ VALID = [
                     print("crawl lock", name, "was lost")
     """
     ),
+    # A transaction that compares nothing before its delete answers whether the WATCH held, not whether the lease did.
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def open_job(job_id):
+            return r.set(f"job:{job_id}", "1", nx=True, ex=60)
+
+
+        def close_job(job_id):
+            key = f"job:{job_id}"
+            with r.pipeline() as pipe:
+                try:
+                    pipe.watch(key)
+                    pipe.multi()
+                    pipe.delete(key)
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    return False
+
+
+        def run(job_id):
+            if not open_job(job_id):
+                return
+            try:
+                print(job_id)
+            finally:
+                close_job(job_id)
+    """
+    ),
 ]
 
 INVALID = [

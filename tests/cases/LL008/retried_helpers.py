@@ -42,6 +42,38 @@ VALID = [
                 await drop_order_lock(order_id)
     """
     ),
+    # A helper that waits until it holds the lease unless given a timeout: a call with none has no answer to ask.
+    Valid(
+        """\
+        import time
+
+        from django.core.cache import cache
+
+
+        def acquire_index_lock(name, timeout=None):
+            key = "index-lock:" + name
+            give_up = None if timeout is None else time.monotonic() + timeout
+            while True:
+                got = cache.add(key, "1", 60)
+                if got:
+                    return True
+                if give_up is not None and time.monotonic() > give_up:
+                    return False
+                time.sleep(0.1)
+
+
+        def release_index_lock(name):
+            cache.delete("index-lock:" + name)
+
+
+        def reindex(name):
+            acquire_index_lock(name)
+            try:
+                return name
+            finally:
+                release_index_lock(name)
+    """
+    ),
 ]
 
 INVALID = [

@@ -31,6 +31,30 @@ VALID = [
             r.delete("mutex:" + name)
     """
     ),
+    # Where the claim failed, the deadline is extended only after a compare shows the key is this holder's (a check-then-renew, not a deadline set blind).
+    Valid(
+        """\
+        import uuid
+
+        import redis
+
+        r = redis.Redis()
+
+
+        def enter(name, token):
+            key = "reentrant:" + name
+            if r.set(key, token, nx=True, ex=30):
+                return True
+            if r.get(key) == token.encode():
+                r.expire(key, 30)
+                return True
+            return False
+
+
+        def release(name):
+            r.delete("reentrant:" + name)
+    """
+    ),
 ]
 
 INVALID = [
