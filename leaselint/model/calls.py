@@ -174,12 +174,21 @@ class SummarisedCalls:
         return absolute(level, dotted, self.module, self.is_package)
 
     def _module_level(self, name: str) -> bool:
-        """`name` is bound once in the module, at its top, by a `def` or a `class`."""
-        scope = self.classifier.resolver.module_scope
-        values = scope.bindings.get(name, [])
-        return len(values) == 1 and self.walker.bound(name) == 1 and any(
-            type(statement) in (cst.FunctionDef, cst.ClassDef) and statement.name.value == name for statement in scope.node.body
-        )
+        """`name` is bound once in the module, at its top, by a `def` or a `class` (asked once per name)."""
+        names = self.__dict__.get("_top_definitions")
+        if names is None:
+            scope = self.classifier.resolver.module_scope
+            top = {s.name.value for s in scope.node.body if type(s) in (cst.FunctionDef, cst.ClassDef)}
+            counts: dict[str, int] = {}
+            for where in (*self.walker.scopes, *self.walker.classes):
+                for bound, values in where.bindings.items():
+                    if bound in top:
+                        counts[bound] = counts.get(bound, 0) + len(values)
+                for param in getattr(where, "params", ()):
+                    if param in top:
+                        counts[param] = counts.get(param, 0) + 1
+            names = self.__dict__["_top_definitions"] = {n for n in top if len(scope.bindings.get(n, ())) == 1 and counts.get(n) == 1}
+        return name in names
 
     def _own_method(self, site) -> str | None:
         """`self.setnx_ex(...)` in a method of the module's class (or of a class of the module it
@@ -379,7 +388,7 @@ class SummarisedCalls:
             if annotation is not None:
                 # `client: CacheClient`: its class, where the run knows its methods.
                 cls = self.callee(cst.Call(func=annotation))
-                return cls if cls is not None and any(key.startswith(cls + ".") for key in self.functions) else None
+                return cls if cls is not None and self._has_members(cls) else None
             values = where.bindings.get(node.value) if where is not None else None
             # `client = None` first (or again in an `except`), the object made once between.
             made = not_none(values or ())
@@ -402,24 +411,40 @@ class SummarisedCalls:
         if made:
             cls = f"{name.rpartition('.')[0]}.{made[0][0]}" if made[0][0] else made[0][1][1]  # type: ignore[union-attr]
             # A class of no summarised method here (re-exported, say): unknown, as an awaited maker's is.
-            return cls if any(key.startswith(cls + ".") for key in self.functions) else None
+            return cls if self._has_members(cls) else None
         # An awaited maker's object, an imported one of no summarised class, or one a function of no
         # summary makes (`redis = _get_redis()`): unknown (a distinctive method's name may still tell).
         if awaited or imported or name is None:
             return None
-        return name if any(key.startswith(name + ".") for key in self.functions) else None
+        return name if self._has_members(name) else None
+
+    def _has_members(self, name: str) -> bool:
+        """Some summarised function's name starts with `name.` (a class of them)."""
+        prefixes = self.__dict__.get("_prefixes")
+        if prefixes is None:
+            prefixes = self.__dict__["_prefixes"] = set()
+            for key in self.functions:
+                parts = key.split(".")
+                prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        return name in prefixes
 
     def _inside(self, via: str, line: int) -> tuple | None:
         """(start, end) of the module's own store call at `line` of the function `via` names; None
         for a thin wrapper of the store (one statement: `return self.client.delete(key)`), whose
         callers' calls are the store calls to look at."""
         function = via.split("`")[1].rpartition(".")[2]
-        for event in (*self.classifier.claims, *self.classifier.releases):
-            if event.start.line == line and event.scope.name == function and event.via is None:
-                body = getattr(getattr(event.scope.node, "body", None), "body", ())
-                statements = [s for s in body if not _is_docstring(s)]
-                return (event.start, event.end) if len(statements) > 1 else None
-        return None
+        events = self.__dict__.get("_own_events")
+        if events is None:
+            events = self.__dict__["_own_events"] = {}
+            for event in (*self.classifier.claims, *self.classifier.releases):
+                if event.via is None:
+                    events.setdefault((event.start.line, event.scope.name), event)
+        event = events.get((line, function))
+        if event is None:
+            return None
+        body = getattr(getattr(event.scope.node, "body", None), "body", ())
+        statements = [s for s in body if not _is_docstring(s)]
+        return (event.start, event.end) if len(statements) > 1 else None
 
     def _own_claim(self, via: str, line: int) -> Claim | None:
         """The claim the module's own function `via` names makes at `line` (found by its name, class

@@ -16,7 +16,7 @@ from leaselint.model.lock_objects import LockObjectsMixin
 from leaselint.model.pairing import Called
 from leaselint.model.read_claims import ReadClaimsMixin
 from leaselint.model.recognition import RecognitionMixin
-from leaselint.model.releases import ReleasesMixin
+from leaselint.model.releases import ReleasesMixin, _indexed
 from leaselint.model.sql_rows import SqlMixin
 from leaselint.model.scope import contains, contains_call_or_name, count_names, Scope
 from leaselint.model.stores import Store, WriteSpec
@@ -160,10 +160,10 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             release.after_failed_claim = self._after_failed_claim(release)
             release.transactional = self._after(release, "multi")
             if release.transactional:
+                reads = _indexed(self, "reads", lambda read: (id(read.scope), read.receiver_shape, read.key_shape))
                 release.watched_compare = any(
-                    read.scope is release.scope and read.key_shape == release.key_shape and read.start <= release.start
-                    and self._check_of(read) is not None
-                    for read in self.reads
+                    read.start <= release.start and self._check_of(read) is not None
+                    for read in reads.get((id(release.scope), release.receiver_shape, release.key_shape), ())
                 )
             if release.in_pipeline and not release.transactional and self._after(release, "watch"):
                 # After watch() a pipeline runs each command at once.
