@@ -553,12 +553,30 @@ def _failed_claim_lifetimes(leases, classifier) -> list:
     for lease in leases:
         kept = []
         for expire in lease.expiries:
-            if classifier._after_failed_claim(expire) is not None and not expire.scope.is_test and not _holder_checked(expire, classifier):
+            if (
+                classifier._after_failed_claim(expire) is not None
+                and _asks_lifetime(expire, classifier)
+                and not expire.scope.is_test
+                and not _holder_checked(expire, classifier)
+            ):
                 found.append((lease.claims[0], expire))
             else:
                 kept.append(expire)
         lease.expiries = kept
     return found
+
+
+def _asks_lifetime(expire, classifier) -> bool:
+    """An `if` around the expire asks the key's lifetime (`elif not r.ttl(k):`, `if r.ttl(k) == -1:`):
+    the recipe that gives a holder's key the deadline it lacks. (`if not created: cache.touch(k)`
+    alone slides a marker's window, as a rate limit does: no lease's.)"""
+    site = classifier.sites.get(id(expire.call))
+    wanted = set(expire.store.lifetime_reads)
+    for guard in site.guards if site is not None and wanted else ():
+        for node in nodes(guard.test):
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in wanted:
+                return True
+    return False
 
 
 def _holder_checked(expire, classifier) -> bool:

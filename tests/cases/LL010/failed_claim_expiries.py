@@ -55,6 +55,27 @@ VALID = [
             r.delete("reentrant:" + name)
     """
     ),
+    # A marker whose window slides on every repeat (`if not created: cache.touch(key, window)`): no
+    # deadline given to a holder that lacks one.
+    Valid(
+        """\
+        from django.core.cache import cache
+
+
+        class Lockout:
+            def __init__(self, user):
+                self.key = "lockout:%s:audit" % user
+
+            def first_in_window(self, window):
+                created = cache.add(self.key, True, window)
+                if not created:
+                    cache.touch(self.key, window)
+                return created
+
+            def reset(self):
+                cache.delete(self.key)
+    """
+    ),
 ]
 
 INVALID = [
