@@ -2149,6 +2149,11 @@ def _set_to_none(token: cst.BaseExpression | None, scope) -> bool:
         if type(node) is cst.Assign and type(node.value) is cst.Name and node.value.value == "None":
             for target in node.targets:
                 found = target.target
-                if type(found) is cst.Attribute and found.attr.value == token.attr.value and type(found.value) is cst.Name:
+                if (
+                    type(found) is cst.Attribute
+                    and found.attr.value == token.attr.value
+                    and type(found.value) is cst.Name
+                    and found.value.value == token.value.value  # the object's own (`self.token = None`)
+                ):
                     return True
     return False

@@ -8,6 +8,9 @@ from leaselint.model.traverse import nodes
 
 # What a branch that only reports calls: `print`, a logger's levels, `warnings.warn`.
 _REPORTERS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "critical", "log"})
+# Of those, the ones that tell someone besides the caller: a log at warning level or above, a log
+# at a level given (`log.log(level, ...)`), a print; and an error tracker's report.
+_TELLING = (_REPORTERS - {"info", "debug"}) | {"fatal", "capture_message", "capture_exception"}
 
 
 def only_logged(function: cst.CSTNode, call: cst.Call, name: str | None) -> bool:
@@ -22,7 +25,7 @@ def only_logged(function: cst.CSTNode, call: cst.Call, name: str | None) -> bool
         elif type(node) in (cst.IndentedBlock, cst.Module):
             body = node.body  # type: ignore[attr-defined]
             for i, statement in enumerate(body[:-1]):
-                if type(statement) is cst.If and statement.orelse is None and _asks_failure(statement.test, call, name):
+                if type(statement) is cst.If and statement.orelse is None and asks_failure(statement.test, call, name):
                     if not _reports_only(statement.body):
                         return False
                     falls += 1
@@ -32,14 +35,29 @@ def only_logged(function: cst.CSTNode, call: cst.Call, name: str | None) -> bool
     return falls > 0 and reads - 1 == falls
 
 
-def _asks_failure(test: cst.BaseExpression, call: cst.Call, name: str | None) -> bool:
+def asks_failure(test: cst.BaseExpression, call: cst.Call | None, name: str | None) -> bool:
+    """`not ok`, `ok is None`, `ok == False`, `ok == 0`, where `ok` is the call or the name."""
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _is_answer(test.expression, call, name)
     if type(test) is cst.Comparison and len(test.comparisons) == 1:
         target = test.comparisons[0]
         right = target.comparator
-        asks = type(target.operator) in (cst.Is, cst.Equal) and type(right) is cst.Name and right.value in ("None", "False")
+        asks = type(target.operator) in (cst.Is, cst.Equal) and (
+            (type(right) is cst.Name and right.value in ("None", "False")) or (type(right) is cst.Integer and right.value == "0")
+        )
         return asks and _is_answer(test.left, call, name)
+    return False
+
+
+def tells_someone(block: cst.CSTNode) -> bool:
+    """The block tells someone besides its caller (`log.warning(...)`, `sentry_sdk.capture_message(...)`,
+    `print(...)`); `log.info` and `log.debug` do not count."""
+    for node in nodes(block):
+        if type(node) is cst.Call:
+            func = node.func
+            called = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+            if called in _TELLING:
+                return True
     return False
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.model import stores
+from leaselint.model.answers import asks_failure, tells_someone
 from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import contains, count_uses
@@ -272,9 +273,9 @@ def _failure_returned(function: cst.CSTNode, returns: list, name: str, quiet: bo
         if type(last) is not cst.SimpleStatementLine:
             continue
         test = node.test
-        if _tests_failure(test, name) and _code(last) == "return False":
+        if asks_failure(test, None, name) and _code(last) == "return False":
             # `quiet`: the branch tells no one but the caller (no log at warning or above).
-            return not (quiet and _warns(node.body))
+            return not (quiet and tells_someone(node.body))
         if type(test) is cst.Name and test.value == name and _code(last) == "return True":
             return True  # `if result: return True`, then a retry or `return False`
     return False
@@ -300,35 +301,6 @@ def _fails_by_choice(function: cst.CSTNode) -> bool:
         if type(node) is cst.If and _names(node.test) & chosen:
             guarded.update(id(r) for r in failing if contains(node.body, r))
     return all(id(r) in guarded for r in failing)
-
-
-def _tests_failure(test: cst.BaseExpression, name: str) -> bool:
-    """`not ok`, `ok == 0`, `ok is None`, `ok is False`."""
-    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
-        return type(test.expression) is cst.Name and test.expression.value == name
-    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name and test.left.value == name:
-        target = test.comparisons[0]
-        return type(target.operator) in (cst.Equal, cst.Is) and _code(target.comparator) in ("0", "None", "False")
-    return False
-
-
-# Calls that tell someone: a log at warning level or above, a log at a level given (`log.log(level,
-# ...)`), an error tracker's report, a print.
-_TELLING = frozenset({"warning", "warn", "error", "exception", "critical", "fatal", "log", "capture_message", "capture_exception"})
-
-
-def _warns(block: cst.CSTNode) -> bool:
-    """The block tells someone besides its caller (`log.warning(...)`, `sentry_sdk.capture_message(...)`,
-    `print(...)`); `log.info` and `log.debug` do not count."""
-    for node in nodes(block):
-        if type(node) is not cst.Call:
-            continue
-        func = node.func
-        if type(func) is cst.Attribute and func.attr.value in _TELLING:
-            return True
-        if type(func) is cst.Name and func.value in ("print", "capture_message", "capture_exception"):
-            return True
-    return False
 
 
 def _unpacked(statement, call, lost_when: str | None) -> tuple[str | None, str | None]:
