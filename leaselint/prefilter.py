@@ -629,6 +629,9 @@ def _read_then_set(tree) -> bool:
     read_names, write_names, _ = stores.read_then_write_methods()
     reads: dict[tuple, int] = {}
     writes = []
+    # (receiver, key) of reads a function hands back (`return bool(r.get(key))`): a caller may test
+    # them and then call the function that writes the key (model/read_claims.py).
+    returned: set[tuple] = set()
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     # (node, its scope, inside an `if`/`while` test): a function's scope begins at its body.
     stack = [(tree, 0, False)]
@@ -654,6 +657,10 @@ def _read_then_set(tree) -> bool:
             for item in (*node.body, *node.orelse):
                 stack.append((item, scope, in_test))
             continue
+        if type(node) is ast.Return and node.value is not None:
+            for inner in ast.walk(node.value):
+                if type(inner) is ast.Call and type(inner.func) is ast.Attribute and inner.func.attr in read_names and len(inner.args) == 1:
+                    returned.add((ast.dump(inner.func.value), ast.dump(inner.args[0])))
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             # `holder = cache.get(key)`, tested later by its name.
             value = node.value.value if type(node.value) is ast.Await else node.value
@@ -661,11 +668,13 @@ def _read_then_set(tree) -> bool:
             continue
         for child in ast.iter_child_nodes(node):
             stack.append((child, scope, in_test))
-    if not reads:
+    if not (reads or returned):
         return False
     for scope, call in writes:
         line = reads.get((scope, ast.dump(call.func.value), ast.dump(call.args[0])))
         if line is not None and line <= call.lineno:
+            return True
+        if (ast.dump(call.func.value), ast.dump(call.args[0])) in returned:
             return True
     return False
 

@@ -1357,6 +1357,8 @@ class LeaseFixer:
         ex=30):`; `if r.exists(k): return` then `r.set(...)` gets `if not r.set(..., nx=True): return`."""
         check = claim.read_check
         assert check is not None
+        if claim.via is not None:
+            raise NoFix(f"the write is made inside {claim.via}")
         statement = claim.statement
         if not (
             isinstance(statement, cst.SimpleStatementLine)

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import libcst as cst
+
 from leaselint.diagnostics import Applicability, Diagnostic
 from leaselint.rewrite import NoFix
 from leaselint.rule import Context, Invalid, Rule, Valid
@@ -15,7 +17,11 @@ class CheckThenClaim(Rule):
     `cache.has`) whose `if` lets a plain `set`/`setex`/`psetex` (`cache.set`)
     of the same key run only when the key was absent (or a loop that waits
     for the key to be gone and leaves by `break` when it is, the write after
-    it), outside a WATCH/MULTI transaction. It is a lease when the key is also released (a delete in the
+    it), outside a WATCH/MULTI transaction. The read and the write may each be
+    made through the project's own helper (`if is_job_active(job_id): raise`,
+    then `set_job_active(job_id)`, which writes `"1"`); the finding is then at
+    the helper's write when the helper is the module's own and does more than
+    that one call, else at the caller's call. It is a lease when the key is also released (a delete in the
     same lease's life) and the value written is one a claim stores (a
     constant, a token, a clock, or a name for a holder: `token`, `owner`,
     `job.worker_id`), not a computed result: a cache filled on a
@@ -65,6 +71,10 @@ class CheckThenClaim(Rule):
       claim with the conditional create.
     - A claim that waits in a loop until the key is gone: loop on the
       conditional create instead.
+    - A read and a write made through the project's own helpers (`if
+      is_job_active(job_id): raise`, then `set_job_active(job_id)`): make the
+      writing helper claim with the conditional create and hand back its
+      answer, and have the caller act on that answer instead of the read.
     - A read that lets the key's own holder through (`if holder: if holder
       != me: return`, then the write): claim with the conditional create,
       and refresh one's own claim with a token-checked renewal.
@@ -233,7 +243,9 @@ class CheckThenClaim(Rule):
                 check = claim.read_check
                 if check is None:
                     continue
-                read = check.read.func.attr.value  # type: ignore[union-attr]
+                func = check.read.func
+                # A store's read (`get`), or the project's helper that makes it (`is_job_active`).
+                read = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "read")
                 message = (
                     f"Lease `{key_text(claim)}` is claimed by reading it (`{read}`) and then writing it "
                     f"(`{claim.method}`): two workers can both find it free and both claim it"

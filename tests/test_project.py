@@ -2230,3 +2230,71 @@ def test_a_transaction_release_helper_answering_by_literals_is_dropped_by_anothe
     found = findings(tmp_path, paths)
     assert codes(found) == {"app/jobs.py": [("LL006", 11, 9)]}
     assert "by `release_lock` (app/locks.py:24), which returns it, is thrown away" in found["app/jobs.py"][0][3]
+
+
+MARKER_HELPERS = """\
+import logging
+
+import redis
+
+log = logging.getLogger(__name__)
+
+
+def get_client():
+    return redis.Redis(decode_responses=True)
+
+
+def is_export_running(export_id):
+    try:
+        r = get_client()
+        return bool(r.get(f"export_lock:{export_id}"))
+    except redis.RedisError:
+        log.exception("could not read the export marker")
+        return False
+
+
+def mark_export_running(export_id, ttl=1800):
+    try:
+        r = get_client()
+        r.set(f"export_lock:{export_id}", "running", ex=ttl)
+    except redis.RedisError:
+        log.exception("could not set the export marker")
+
+
+def clear_export_running(export_id):
+    try:
+        r = get_client()
+        r.delete(f"export_lock:{export_id}")
+    except redis.RedisError:
+        log.exception("could not clear the export marker")
+"""
+
+MARKER_ROUTES = """\
+from app.markers import clear_export_running, is_export_running, mark_export_running
+
+
+def start_export(export_id):
+    if is_export_running(export_id):
+        raise RuntimeError("an export is running")
+    mark_export_running(export_id)
+    try:
+        return build(export_id)
+    finally:
+        clear_export_running(export_id)
+"""
+
+
+def test_a_marker_read_and_written_through_another_modules_helpers_is_claimed_by_a_read(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/markers.py": MARKER_HELPERS, "app/routes.py": MARKER_ROUTES})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/routes.py": [("LL002", 7, 5), ("LL009", 7, 5), ("LL001", 11, 9)]}
+    assert "claimed by reading it (`is_export_running`) and then writing it (`mark_export_running`)" in found["app/routes.py"][1][3]
+
+
+def test_a_cache_read_and_filled_through_another_modules_helpers_is_no_claim(tmp_path):
+    helpers = MARKER_HELPERS.replace('"running"', "payload").replace("(export_id, ttl=1800)", "(export_id, payload, ttl=1800)")
+    helpers = helpers.replace("export_lock:", "export:")
+    routes = MARKER_ROUTES.replace("mark_export_running(export_id)", "mark_export_running(export_id, render(export_id))")
+    routes = routes.replace("app.markers", "app.export_locks")  # (a module named for a lock is read for LL009)
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/export_locks.py": helpers, "app/routes.py": routes})
+    assert codes(findings(tmp_path, paths)) == {}

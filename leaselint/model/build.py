@@ -178,8 +178,8 @@ def build_model(module: cst.Module, project=None, tests: bool = False, text: str
     made again with them while that finds more."""
     model, walker = _build(module, project, tests, text, frozenset())
     known: dict = {}
-    if not (model.claims or model.summarised_claims or model.locks):
-        return model  # no claim to pair a helper's release with
+    if not (model.claims or model.summarised_claims or model.locks or (model.writes and model.reads)):
+        return model  # no claim to pair a helper's release with, nor a read then a write to claim by
     for _ in range(LOCAL_ROUNDS):
         local = _local_project(model, walker, project, known)
         if local is None:

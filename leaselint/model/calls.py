@@ -13,7 +13,7 @@ from functools import lru_cache
 import libcst as cst
 
 from leaselint.model.call_parts import _deliberate
-from leaselint.model.events import Claim, Expire, Read, Release
+from leaselint.model.events import Claim, Expire, Read, Release, Write
 from leaselint.model.keys import _is_docstring, not_none
 from leaselint.model.scope import count_names
 from leaselint.model.stores import claim_pattern, row_of
@@ -292,6 +292,9 @@ class SummarisedCalls:
                 event = self._event(site, effect, bound, via, owner)
                 if isinstance(event, Read):
                     self.classifier.reads.append(event)
+                elif isinstance(event, Write):
+                    if not site.scope.is_test:
+                        self.classifier.writes.append(event)  # a claim only after a read (read_claims.py)
                 elif isinstance(event, Claim):
                     if effect[3] is not None and effect[3][:1] == ("self",) and name is not None:
                         event.wrapper_checked = self._checked_methods(name)
@@ -436,7 +439,7 @@ class SummarisedCalls:
         events = self.__dict__.get("_own_events")
         if events is None:
             events = self.__dict__["_own_events"] = {}
-            for event in (*self.classifier.claims, *self.classifier.releases):
+            for event in (*self.classifier.claims, *self.classifier.releases, *self.classifier.writes):
                 if event.via is None:
                     events.setdefault((event.start.line, event.scope.name), event)
         event = events.get((line, function))
@@ -444,6 +447,8 @@ class SummarisedCalls:
             return None
         body = getattr(getattr(event.scope.node, "body", None), "body", ())
         statements = [s for s in body if not _is_docstring(s)]
+        if len(statements) == 1 and type(statements[0]) is cst.Try:
+            statements = [s for s in statements[0].body.body if not _is_docstring(s)]  # `try:` around its calls
         return (event.start, event.end) if len(statements) > 1 else None
 
     def _own_claim(self, via: str, line: int) -> Claim | None:
@@ -492,8 +497,9 @@ class SummarisedCalls:
         node = self._reached(owner, last) if owner else None
         if node is None:
             return site.call.func, ("project", kind, origin)
-        if kind == "factory":
-            node = cst.Call(func=node)
+        if kind.startswith("factory"):
+            # `redis_client(name="default")`: the factory's call, with the literal arguments it was given.
+            node = cst.Call(func=node, args=cst.parse_expression(f"f{kind[7:]}").args) if kind != "factory" else cst.Call(func=node)
         return node, classifier.resolver.shape(node, site.scope)
 
     def _reached(self, owner: str, name: str) -> cst.BaseExpression | None:
@@ -551,6 +557,13 @@ class SummarisedCalls:
             )
         if kind == "read":
             return Read(**common, spec=spec, derived=value == "derived")
+        if kind == "writes":
+            if type(value) is tuple:
+                # A value the helper writes of its own (`"1"`): the caller's call stands for it.
+                origin = Origin(value[1], f"{value[2]} that {via} stores", site.call)
+                return Write(**common, value=site.call, has_lifetime=bool(has_lifetime), spec=spec, value_origin=origin)
+            written = bound.get(value)
+            return Write(**common, value=written, has_lifetime=bool(has_lifetime), spec=spec) if written is not None else None
         if kind == "checked" and lost_when and lost_when != spec.lost_when:
             spec = dataclasses.replace(spec, lost_when=lost_when)
         return Release(

@@ -669,7 +669,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         if key is None or value is None or any(a.keyword and a.keyword.value == "nx" for a in site.call.args):
             return None
         common, _ = self._common(site, store, key)
-        return Write(**common, value=value, has_lifetime=any(get_arg(site.call, arg) is not None for arg in spec.lifetime))
+        return Write(**common, value=value, has_lifetime=any(get_arg(site.call, arg) is not None for arg in spec.lifetime), spec=spec)
 
     def _common(
         self,

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from leaselint.model.scope import Scope
     from leaselint.model.values import Origin
     from leaselint.model.values import Origins
-    from leaselint.model.stores import ClaimSpec, ReadSpec, ReleaseSpec, Store
+    from leaselint.model.stores import ClaimSpec, ReadSpec, ReleaseSpec, Store, WriteSpec
 
 Shape = Hashable
 
@@ -208,6 +208,9 @@ class Write(Event):
     value: cst.BaseExpression | None = None
     # The write sets a lifetime (`set(key, value, ex=30)`, `setex`).
     has_lifetime: bool = False
+    spec: WriteSpec | None = None
+    # Made through a helper that writes a value of its own (`"1"`): where that value comes from.
+    value_origin: "Origin | None" = None
 
 
 @dataclass(eq=False)

@@ -500,10 +500,10 @@ def _parameter_ident(event, fields: bool = False) -> tuple | None:
     function's parameters alone (`f"lock:{name}"`, a row's `name=name`): functions that take their
     caller's key, whatever each calls it. For a bare parameter, only a row or document of a model
     named for a lock, or a client named for one."""
-    if not _from_parameters(event):
-        return None
     params = set(event.scope.params) - {event.scope.self_name}
-    if type(event.key) is cst.Name:
+    if not _from_parameters(event) and not (free_names(event.key_shape) and free_names(event.key_shape) <= params):
+        return None  # (`key = f"lock:{name}"` first: made of parameters all the same)
+    if _unnamed(event.key_shape, params) == ("param",):
         document = event.document
         if document is None or not (
             _names_a_lock(event.receiver_shape) or (document.model and stores.lock_model_name(document.model))

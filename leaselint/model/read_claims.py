@@ -16,7 +16,7 @@ from leaselint.model.call_parts import (
     _polarity,
     get_arg,
 )
-from leaselint.model.events import Claim, ReadCheck, Write
+from leaselint.model.events import Claim, Read, ReadCheck, Write
 from leaselint.model.pairing import _names_a_lock
 from leaselint.model.scope import contains, contains_call_or_name
 from leaselint.model.values import UNKNOWN
@@ -94,30 +94,32 @@ class ReadClaimsMixin:
         a claim made by reading and then writing, outside a transaction (LL009). The write becomes a
         claim, paired and checked like any other; its value must be one a claim stores (a constant, a
         token, a clock), not a computed result (a cache filled on a miss)."""
-        reads: dict[int, list[CallSite]] = {}
+        reads: dict[int, list] = {}
         names = {m for store in stores.STORES for m in (*store.absence_reads, *store.optimistic_reads)}
         for site in self.walker.calls:
             if site.call.func.attr.value in names and len(site.call.args) == 1:  # type: ignore[union-attr]
                 reads.setdefault(id(site.scope), []).append(site)
-        if not reads:
-            return
+        for read in self.reads:
+            if read.via is not None:
+                # `if is_job_active(job_id): raise`: a read made through the project's own helper.
+                reads.setdefault(id(read.scope), []).append(read)
         transactions = {id(site.scope) for _, site in self.transaction_calls}
         kept = []
         for write in self.writes:
             claim = None
             if id(write.scope) in reads and id(write.scope) not in transactions and not write.scope.is_test:
                 claim = self._read_claim(write, reads[id(write.scope)])
-            if claim is None:
-                kept.append(write)
-            else:
+            if claim is not None:
                 self.paired_claims.append(claim)
+            elif write.via is None:
+                kept.append(write)  # (a helper's write the caller does not claim by is the helper's own)
         self.writes = kept
 
     def _read_claim(self, write: Write, sites: list[CallSite]) -> Claim | None:
         store = write.store
-        site = self.sites.get(id(write.call))
+        site = self.sites.get(id(write.call)) if write.via is None else None
         best = 0
-        for other in stores.STORES:
+        for other in stores.STORES if site is not None else ():
             # A cache client known by its import (`from django.core.cache import cache`) is that cache's.
             if other.recognised_only and other is not store and any(w.method == write.method for w in other.writes):
                 score = self.recognition(other, site.call.func.value, site.scope)[0] if site is not None else 0  # type: ignore[union-attr]
@@ -125,22 +127,31 @@ class ReadClaimsMixin:
                     store, best = other, score
         if not (store.absence_reads or store.optimistic_reads) or write.value is None:
             return None
-        if all(w.method != write.method for w in store.writes):
+        written = write.spec.method if write.via is not None and write.spec is not None else write.method
+        if all(w.method != written for w in store.writes):
             return None
-        if write.method == "set" and sum(a.keyword is None for a in write.call.args) > 4:
+        if write.via is None and write.method == "set" and sum(a.keyword is None for a in write.call.args) > 4:
             return None  # `set(k, v, ex, px, nx)`: options given by position
         for site in sites:
             call = site.call
-            method = call.func.attr.value  # type: ignore[union-attr]
-            if method not in (*store.absence_reads, *store.optimistic_reads) or site.call.func.value is None:  # type: ignore[union-attr]
-                continue
-            if self.positions[call].start.line > write.start.line:
-                continue
-            receiver, scope, in_pipeline = self._receiver(site)
-            if in_pipeline or self.resolver.shape(receiver, scope) != write.receiver_shape:
-                continue
-            if self.resolver.shape(call.args[0].value, site.scope) != write.key_shape:
-                continue
+            if type(site) is Read:
+                # Through a helper: its event carries the client, the key and the store's read.
+                method = site.spec.method if site.spec is not None else ""
+                if site.start.line > write.start.line or site.receiver_shape != write.receiver_shape or site.key_shape != write.key_shape:
+                    continue
+                if method not in (*store.absence_reads, *store.optimistic_reads):
+                    continue
+            else:
+                method = call.func.attr.value  # type: ignore[union-attr]
+                if method not in (*store.absence_reads, *store.optimistic_reads) or site.call.func.value is None:  # type: ignore[union-attr]
+                    continue
+                if self.positions[call].start.line > write.start.line:
+                    continue
+                receiver, scope, in_pipeline = self._receiver(site)
+                if in_pipeline or self.resolver.shape(receiver, scope) != write.receiver_shape:
+                    continue
+                if self.resolver.shape(call.args[0].value, site.scope) != write.key_shape:
+                    continue
             found = self._guarding_if(write, call, method in store.absence_reads)
             if found is None or not self._claim_value(write):
                 continue
@@ -153,23 +164,43 @@ class ReadClaimsMixin:
                 (node := get_arg(write.call, where)) is not None and self.resolver.code(node).strip() != "None"
                 for where in lifetime_args
             )
+            if write.via is not None:
+                has_lifetime = spec.default_lifetime or write.has_lifetime  # (the helper's own arguments)
             fields = {f: getattr(write, f) for f in _EVENT_FIELDS if f != "no_fix"}
             fields["store"] = store
             return Claim(
                 **fields,
                 spec=spec,
                 value=write.value,
+                value_origin=write.value_origin,
                 has_lifetime=has_lifetime,
+                expiry_after=self._helper_expiry(write) if not has_lifetime and write.inside is not None else None,
                 read_check=ReadCheck(call, branch, exact),
                 no_fix="the claim is a read, then a plain write (LL009): claim with the store's conditional "
                 "create first",
             )
         return None
 
+    def _helper_expiry(self, write: Write):
+        """The `expire` of the key after the write in the module's own helper the write is made in
+        (`redis.set(key, user)`, then `redis.expire(key, ttl)`): its lifetime's second call."""
+        own = next((w for w in self.writes if w.via is None and w.start == write.inside[0]), None)  # type: ignore[index]
+        if own is None:
+            return None
+        for expire in self.expiries:
+            if (
+                expire.scope is own.scope
+                and expire.key_shape == own.key_shape
+                and expire.receiver_shape == own.receiver_shape
+                and own.start <= expire.start
+            ):
+                return expire
+        return None
+
     def _claim_value(self, write: Write) -> bool:
         """The write stores what a claim stores (a constant, a token, a clock), or its key or function
         names a lock; not a value of unknown origin (a result a cache keeps)."""
-        if self.origins is None or self.origins.origin(write.value, write.scope).kind != UNKNOWN:  # type: ignore[arg-type]
+        if write.value_origin is not None or self.origins is None or self.origins.origin(write.value, write.scope).kind != UNKNOWN:  # type: ignore[arg-type]
             return True
         value = write.value
         held = value.value if type(value) is cst.Name else value.attr.value if type(value) is cst.Attribute else ""

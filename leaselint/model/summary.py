@@ -10,12 +10,14 @@ release whose answer the function hands back (a caller may throw it away).
 An effect is a tuple:
     (kind, spec, key code, receiver, value parameter, has lifetime, returns, lost when, line)
 - kind: "claim", "release" (blind), "leased" (blind, and a lease in its own module, which reports
-  it), "checked" (token-checked, its answer returned), or "stores" (a claim of a lease in its own
-  module whose answer the caller never sees, storing a value the caller passes: read for that token);
+  it), "checked" (token-checked, its answer returned), "stores" (a claim of a lease in its own
+  module whose answer the caller never sees, storing a value the caller passes: read for that token),
+  "read" (the read's value handed back), or "writes" (a plain write of a parameter or a constant);
 - spec: the store table row (stores.row_ref);
 - key code: the key as an expression of the function's parameters;
 - receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
-  client, or ("factory", level, dotted import or "", name) for a client made by `name()`;
+  client, or ("factory", level, dotted import or "", name) for a client made by `name()` (the kind
+  "factory(name='x')" when made with literal arguments);
 - value parameter: the parameter a claim stores, or None;
 - returns: the function returns the event's answer (`return r.set(...)`);
 - lost when: for "checked", how a caller tells a lost lease by the answer; line: the event's line.
@@ -26,6 +28,7 @@ from __future__ import annotations
 import libcst as cst
 
 from leaselint.model import stores
+from leaselint.model.events import Claim
 from leaselint.model.answers import asks_failure, tells_someone
 from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
@@ -376,9 +379,13 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
         made = found[0] if found is not None else None
         if type(made) is cst.Call and type(made.func) is cst.Attribute and made.func.attr.value == "pipeline":
             receiver = made.func.value
+        elif type(made) is cst.Call and type(made.func) is cst.Name and found[1] is event.scope and _fixed_args(made):
+            receiver = made  # `r = get_redis_client()` in the function: the client the factory makes
     kind = "global"
-    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and not receiver.args:
-        kind, receiver = "factory", receiver.func
+    if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and _fixed_args(receiver):
+        # (`redis_client(name="default")`: the literal arguments ride along in the kind.)
+        kind = "factory" + (f"({_code(receiver)[len(_code(receiver.func)) + 1 : -1]})" if receiver.args else "")
+        receiver = receiver.func
     self_name = event.scope.self_name
     if (
         kind == "global"
@@ -411,6 +418,11 @@ def _receiver(event, model, params: set[str]) -> tuple | None:
     return (kind, model.import_levels.get(name, 0), dotted, name)
 
 
+def _fixed_args(call: cst.Call) -> bool:
+    """The call passes nothing, or only literals (`redis_client(name="default")`)."""
+    return all(type(arg.value) in (cst.SimpleString, cst.Integer) and not arg.star for arg in call.args)
+
+
 def exports(model, local: bool = False) -> tuple:
     """(function name, positional parameters, keyword-only parameters, effects) of every module-level
     function with something to hand its callers. `local`: for the module's own callers, which see
@@ -441,6 +453,11 @@ def exports(model, local: bool = False) -> tuple:
         # release, is a check-then-delete there).
         if read.via is None and (_returned(read, model)[0] or _derived_return(read, model)):
             by_scope.setdefault(id(read.scope), []).append(("read", read))
+    for write in model.writes:
+        # `def set_job_active(job_id): r.set(f"active_job:{job_id}", "1", ex=3600)`: a caller that
+        # first asks a read helper whether the key is held claims it by this write (LL009 there).
+        if write.via is None and write.spec is not None and not write.scope.is_test:
+            by_scope.setdefault(id(write.scope), []).append(("writes", write))
     found = []
     split = {id(claim) for claim, _ in model.split_lifetimes}
     functions = frozenset(s.name for s in model.scopes if s.parent is module_scope and s.cls is None)
@@ -478,7 +495,7 @@ def exports(model, local: bool = False) -> tuple:
                 # a caller names by the object it calls it on (`self.owner()`, `lock.owner()`); so is a
                 # claim of it whose answer the method hands back (`return self.store.acquire_lock(...)`).
                 names = params | {"self"}
-                if not (_names(event.key) & names):
+                if not (_names(event.key) & names) and not (free_names(event.key_shape) & params):
                     continue
             elif not (free_names(event.key_shape) & params) and not (kind == "checked" and _names(event.key) & params):
                 continue  # a key made of no parameter is no caller's key
@@ -502,6 +519,10 @@ def exports(model, local: bool = False) -> tuple:
             if key is None or not (_names(key) & names):
                 continue
             value = value if kind == "stores" else None
+            if kind == "writes":
+                value = _value_param(event.value, scope, model, params) or _own_value(event, model)
+                if value is None:
+                    continue  # a value of unknown origin: a cache's, not a claim's
             if kind == "read" and not _returned(event, model)[0]:
                 value = "derived"  # the function hands back a value made of the read
             if kind == "claim":
@@ -681,7 +702,10 @@ def _own_value(event, model) -> tuple | None:
     value = event.value
     if type(value) is cst.Attribute and model.resolver.is_self(value.value, event.scope):
         return None  # made once per instance: how long an instance lives is its callers' to say
-    origin = model.claim_origin(event)
+    if isinstance(event, Claim):
+        origin = model.claim_origin(event)
+    else:
+        origin = model.origins.origin(value, event.scope, event.key_shape)  # a plain write's value
     if origin.kind in (FIXED, GUESSABLE) and not origin.arguments:
         return ("made", origin.kind, origin.reason)
     return None
