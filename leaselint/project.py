@@ -210,6 +210,8 @@ class Project:
                 if not owner or owner == module:
                     break
                 functions = self._module(owner, start)
+                if functions is None and not level and target == name:
+                    functions = self._beside(owner, path)
                 if functions and function in functions:
                     summary, where = functions[function]
                     found.append((name, summary, where))
@@ -249,6 +251,17 @@ class Project:
         functions = self._functions(candidate, exports, name, candidate.endswith("__init__.py"))
         self.modules[name] = functions
         return functions
+
+    def _beside(self, name: str, path: str) -> dict | None:
+        """A module imported by its bare name that lies beside the importing file (`from store import
+        take` in `order/app.py`, run from `order/`): found by its own name (`order.store`)."""
+        folder = os.path.dirname(os.path.abspath(path))
+        parts = name.split(".")
+        for candidate in (os.path.join(folder, *parts) + ".py", os.path.join(folder, *parts, "__init__.py")):
+            if self.isfile(candidate):
+                real, _, start = self.name_of(candidate)
+                return self._module(real, start) if real and real != name else None
+        return None
 
     def _file_of(self, name: str, start: str) -> str | None:
         parts = name.split(".")

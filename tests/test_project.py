@@ -2298,3 +2298,55 @@ def test_a_cache_read_and_filled_through_another_modules_helpers_is_no_claim(tmp
     routes = routes.replace("app.markers", "app.export_locks")  # (a module named for a lock is read for LL009)
     paths = tree(tmp_path, {"app/__init__.py": "", "app/export_locks.py": helpers, "app/routes.py": routes})
     assert codes(findings(tmp_path, paths)) == {}
+
+
+SIBLING_LOCKS = """\
+import redis
+
+
+def acquire_guard(db: redis.Redis, order_id, token, ttl=30):
+    return db.set(f"order-guard:{order_id}", token, nx=True, ex=ttl) is True
+
+
+def clear_guard(db: redis.Redis, order_id):
+    db.delete(f"order-guard:{order_id}")
+"""
+
+SIBLING_APP = """\
+import uuid
+
+import redis
+
+from locks import acquire_guard, clear_guard
+
+db = redis.Redis()
+
+
+def checkout(order_id):
+    token = str(uuid.uuid4())
+    if not acquire_guard(db, order_id, token):
+        return 409
+    try:
+        return pay(order_id)
+    finally:
+        clear_guard(db, order_id)
+"""
+
+
+@pytest.mark.parametrize("package", [True, False])
+def test_a_module_imported_by_its_bare_name_from_beside_the_caller_is_read(tmp_path, package):
+    # A service run from its own folder (`from locks import ...` in order/app.py), a package or not.
+    files = {"order/locks.py": SIBLING_LOCKS, "order/app.py": SIBLING_APP}
+    if package:
+        files["order/__init__.py"] = ""
+    paths = tree(tmp_path, files)
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"order/app.py": [("LL001", 17, 9)]}
+    assert "the release is made inside `clear_guard` (order/locks.py:9)" in found["order/app.py"][0][3]
+
+
+def test_a_bare_import_found_at_the_root_is_not_read_from_beside_the_caller(tmp_path):
+    # `locks` at the project's root is the one Python imports; the folder's own `locks.py` is not.
+    root_locks = "def acquire_guard(*args):\n    return True\n\n\ndef clear_guard(*args):\n    pass\n"
+    paths = tree(tmp_path, {"locks.py": root_locks, "order/locks.py": SIBLING_LOCKS, "order/app.py": SIBLING_APP})
+    assert "order/app.py" not in codes(findings(tmp_path, paths))
