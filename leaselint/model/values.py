@@ -600,6 +600,9 @@ class Origins:
                 if fallback.kind in (FIXED, GUESSABLE):
                     return Origin(fallback.kind, f"{fallback.reason}, the fallback of an environment variable", fallback.node)
         func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in stores.counter_methods() and node.args:
+            # `int(r.incr(ctr))`: the store's counter, one more than the last holder's.
+            return Origin(GUESSABLE, "a counter the store increments", node)
         if isinstance(func, cst.Attribute) and func.attr.value == "join" and node.args:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):
