@@ -870,11 +870,12 @@ def _passes_through(key, function) -> bool:
 def _release_call() -> re.Pattern:
     methods = sorted(
         {spec.method for store in stores.STORES for spec in (*store.releases, *store.script_objects) if not spec.common_word}
+        | {spec.method for store in stores.STORES for spec in store.expiries}  # a renewal helper's
     )
     return re.compile(rb"\.(?:" + b"|".join(re.escape(m.encode()) for m in methods) + rb")\(")
 
 
 def may_export(data: bytes) -> bool:
-    """Whether a module other modules call could hand them a claim or a release (project pass): the
-    words of a claim, or a release call alone (`def release_lock(key): r.delete(key)`)."""
+    """Whether a module other modules call could hand them a claim, a release or a renewal (project
+    pass): the words of a claim, or a release or expiry call alone (`def release_lock(key): r.delete(key)`)."""
     return verdict(data) != NOTHING or _release_call().search(data) is not None

@@ -1681,6 +1681,8 @@ class LeaseFixer:
 
     def merge_lifetime(self, claim, expire) -> Fix:
         """LL005: `setnx(k, v)` then `expire(k, ttl)` -> one `set(k, v, nx=True, ex=ttl)`."""
+        if expire.via is not None:
+            raise NoFix(f"the expiry is made inside {expire.via}")
         self._fits_client([claim])
         units = {where.keyword for spec in claim.store.claims if spec.method == "set" for where in spec.lifetime}
         if claim.spec.field is not None:

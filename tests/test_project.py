@@ -2350,3 +2350,47 @@ def test_a_bare_import_found_at_the_root_is_not_read_from_beside_the_caller(tmp_
     root_locks = "def acquire_guard(*args):\n    return True\n\n\ndef clear_guard(*args):\n    pass\n"
     paths = tree(tmp_path, {"locks.py": root_locks, "order/locks.py": SIBLING_LOCKS, "order/app.py": SIBLING_APP})
     assert "order/app.py" not in codes(findings(tmp_path, paths))
+
+
+EXPIRY_UTILS = """\
+def apply_expiry(client, key, expiry, prior_version=None):
+    if expiry is None:
+        return False
+    ms = max(0, int(expiry * 1000.0))
+    return bool(client.pexpire(key, ms))
+"""
+
+EXPIRY_JOBS = """\
+import uuid
+
+import redis
+
+from app import redis_utils
+
+UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+class Job:
+    def __init__(self, client: redis.Redis, name, expiry=30.0):
+        self.client = client
+        self.owner_key = f"job:{name}.owner"
+        self.expiry = expiry
+
+    def claim(self, token):
+        return self.client.set(self.owner_key, token, nx=True, px=int(self.expiry * 1000))
+
+    def extend_expiry(self, expiry):
+        return redis_utils.apply_expiry(self.client, self.owner_key, expiry)
+
+    def abandon(self, token):
+        if not self.client.eval(UNLOCK, 1, self.owner_key, token):
+            raise RuntimeError("job lost")
+"""
+
+
+def test_a_renewal_through_another_modules_helper_is_a_blind_renewal_of_the_callers_lease(tmp_path):
+    paths = tree(tmp_path, {"app/__init__.py": "", "app/redis_utils.py": EXPIRY_UTILS, "app/jobs.py": EXPIRY_JOBS})
+    found = findings(tmp_path, paths)
+    assert codes(found) == {"app/jobs.py": [("LL010", 20, 16)]}
+    assert "`apply_expiry` renews lease `self.owner_key` without checking the holder" in found["app/jobs.py"][0][3]
+    assert "the renewal is made inside `apply_expiry` (app/redis_utils.py:5)" in found["app/jobs.py"][0][3]

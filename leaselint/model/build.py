@@ -458,6 +458,7 @@ def _build(module: cst.Module, project, tests: bool, text: str | None, local_nam
         passed_claims=classifier.passed_claims,
         unawaited_lock_releases=classifier.unawaited_lock_releases,
         writes=classifier.writes,
+        expiries=classifier.expiries,
         value_reads=classifier.value_reads,
         locks=classifier.locks,
         swallowed=swallowed,

@@ -295,6 +295,8 @@ class SummarisedCalls:
                 elif isinstance(event, Write):
                     if not site.scope.is_test:
                         self.classifier.writes.append(event)  # a claim only after a read (read_claims.py)
+                elif isinstance(event, Expire):
+                    self.classifier.expiries.append(event)
                 elif isinstance(event, Claim):
                     if effect[3] is not None and effect[3][:1] == ("self",) and name is not None:
                         event.wrapper_checked = self._checked_methods(name)
@@ -439,7 +441,7 @@ class SummarisedCalls:
         events = self.__dict__.get("_own_events")
         if events is None:
             events = self.__dict__["_own_events"] = {}
-            for event in (*self.classifier.claims, *self.classifier.releases, *self.classifier.writes):
+            for event in (*self.classifier.claims, *self.classifier.releases, *self.classifier.writes, *self.classifier.expiries):
                 if event.via is None:
                     events.setdefault((event.start.line, event.scope.name), event)
         event = events.get((line, function))
@@ -557,6 +559,9 @@ class SummarisedCalls:
             )
         if kind == "read":
             return Read(**common, spec=spec, derived=value == "derived")
+        if kind == "renews":
+            ttl = bound.get(value) if type(value) is str else None
+            return Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, spec=spec, no_fix=f"the renewal is made inside {via}")
         if kind == "writes":
             if type(value) is tuple:
                 # A value the helper writes of its own (`"1"`): the caller's call stands for it.

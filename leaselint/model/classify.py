@@ -250,7 +250,7 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
                 key = key if member is not None else None
             if key is not None and ttl is not None:
                 common, in_pipeline = self._common(site, store, key, member=member)
-                self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, in_pipeline=in_pipeline))
+                self.expiries.append(Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, in_pipeline=in_pipeline, spec=spec))
                 break
         if method == "update_item":
             self._document_renewal(site)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from leaselint.model.scope import Scope
     from leaselint.model.values import Origin
     from leaselint.model.values import Origins
-    from leaselint.model.stores import ClaimSpec, ReadSpec, ReleaseSpec, Store, WriteSpec
+    from leaselint.model.stores import ClaimSpec, ExpireSpec, ReadSpec, ReleaseSpec, Store, WriteSpec
 
 Shape = Hashable
 
@@ -182,6 +182,7 @@ class Expire(Event):
     usage: str = "expression"
     # Queued on a pipeline: its answer comes from the pipeline's execute().
     in_pipeline: bool = False
+    spec: ExpireSpec | None = None
 
 
 @dataclass(eq=False)
@@ -245,6 +246,8 @@ class LeaseModel:
     claims: list[Claim]
     releases: list[Release]
     writes: list[Write]
+    # Every `expire` of a key (a lease's own are in its `renewals` and `expiries` too).
+    expiries: list[Expire]
     locks: list[LockObject]
     # `except LockNotOwnedError: pass` handlers and `suppress(LockError)` items.
     swallowed: list[cst.CSTNode]

@@ -73,7 +73,7 @@ def claim_pattern() -> re.Pattern:
 
 def row_ref(store: Store, spec) -> tuple | None:
     """(store name, table part, index): a row of the table as plain data (module summaries keep it)."""
-    for part in ("claims", "releases", "script_objects", "reads", "writes"):
+    for part in ("claims", "releases", "script_objects", "reads", "writes", "expiries"):
         for index, row in enumerate(getattr(store, part)):
             if row is spec:
                 return (store.name, part, index)

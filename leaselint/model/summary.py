@@ -12,7 +12,8 @@ An effect is a tuple:
 - kind: "claim", "release" (blind), "leased" (blind, and a lease in its own module, which reports
   it), "checked" (token-checked, its answer returned), "stores" (a claim of a lease in its own
   module whose answer the caller never sees, storing a value the caller passes: read for that token),
-  "read" (the read's value handed back), or "writes" (a plain write of a parameter or a constant);
+  "read" (the read's value handed back), "writes" (a plain write of a parameter or a constant), or
+  "renews" (an `expire` of the key, the value slot naming the parameter that gives the lifetime);
 - spec: the store table row (stores.row_ref);
 - key code: the key as an expression of the function's parameters;
 - receiver: ("param", name) or ("global", level, dotted import or "", name) for a module-level
@@ -453,6 +454,16 @@ def exports(model, local: bool = False) -> tuple:
         # release, is a check-then-delete there).
         if read.via is None and (_returned(read, model)[0] or _derived_return(read, model)):
             by_scope.setdefault(id(read.scope), []).append(("read", read))
+    at_home = {id(e) for lease in model.leases for e in (*lease.renewals, *lease.expiries)}
+    # (`setnx(key, v)`, then `expire(key, ttl)` in one function: the claim's second step, not a renewal.)
+    claimed = {(id(claim.scope), claim.key_shape) for claim in model.claims}
+    for expire in model.expiries:
+        if (id(expire.scope), expire.key_shape) in claimed:
+            continue
+        # `def apply_expiry(client, key, ms): client.pexpire(key, ms)`: its callers renew the key (a
+        # renewal that checks no holder is LL010 where the key is their lease).
+        if expire.via is None and expire.spec is not None and expire.field is None and not expire.in_pipeline and id(expire) not in at_home:
+            by_scope.setdefault(id(expire.scope), []).append(("renews", expire))
     for write in model.writes:
         # `def set_job_active(job_id): r.set(f"active_job:{job_id}", "1", ex=3600)`: a caller that
         # first asks a read helper whether the key is held claims it by this write (LL009 there).
@@ -523,6 +534,8 @@ def exports(model, local: bool = False) -> tuple:
                 value = _value_param(event.value, scope, model, params) or _own_value(event, model)
                 if value is None:
                     continue  # a value of unknown origin: a cache's, not a claim's
+            if kind == "renews":
+                value = event.ttl.value if type(event.ttl) is cst.Name and event.ttl.value in params else None  # the lifetime given
             if kind == "read" and not _returned(event, model)[0]:
                 value = "derived"  # the function hands back a value made of the read
             if kind == "claim":
