@@ -13,7 +13,8 @@ class GuessableToken(Rule):
     Reports a lease whose holder token is fresh but predictable: `time.time()`,
     `time.time_ns()`, `time.monotonic()`, `datetime.now()`/`utcnow()`,
     `uuid.uuid1()` (the host and the time), the `random` module, or a counter
-    (`itertools.count`, `+= 1`). Values derived only from `secrets`,
+    (`itertools.count`, `+= 1`, the store's own `incr`: the next holder's is
+    the last plus one). Values derived only from `secrets`,
     `uuid.uuid4()`, `os.urandom` or `random.SystemRandom` are not reported.
     The token a caller gives a lock object (`lock.acquire(token=...)`,
     python-redis-lock's `id=`), a lease helper of another module of the run,

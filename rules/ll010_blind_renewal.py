@@ -18,7 +18,10 @@ class BlindRenewal(Rule):
     while the lease is held: in a loop after the claim, in a function nested
     in the claim's (a heartbeat thread), in another method of the lock's
     class, or in a module function named for renewing (`extend`, `renew`,
-    `refresh`, `heartbeat`, `keep_alive`). A write of the key with a lifetime
+    `refresh`, `heartbeat`, `keep_alive`), itself or through the project's
+    own helper that only moves the deadline (`apply_expiry(client, key, ms)`,
+    no fix; the finding is at the helper's call of the store when the helper
+    is the module's own). A write of the key with a lifetime
     (`set(key, token, ex=30)`) in such a place renews it too, and also takes
     over a key another worker claimed. The deadline that a claim without one
     gets from a second call right after it is LL005's, unless the call is
