@@ -558,7 +558,7 @@ class SummarisedCalls:
                 decides=site.scope.is_test and classifier._decides(site.call, site.scope, result_name),
             )
         if kind == "read":
-            return Read(**common, spec=spec, derived=value == "derived")
+            return Read(**common, spec=spec, derived=value in ("derived", "absent"), absent=value == "absent")
         if kind == "renews":
             ttl = bound.get(value) if type(value) is str else None
             return Expire(**common, ttl=ttl, unit=spec.unit, usage=site.usage, spec=spec, no_fix=f"the renewal is made inside {via}")

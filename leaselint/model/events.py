@@ -171,6 +171,8 @@ class Read(Event):
     # Made through a helper that hands back a value made of the read (`return json.loads(raw)`): a
     # compare of it is a check, which a server-side compare cannot make as written.
     derived: bool = False
+    # The helper hands back whether the key is absent (`return r.get(key) is None`, `not r.get(key)`).
+    absent: bool = False
 
 
 @dataclass(eq=False)

@@ -19,7 +19,7 @@ from leaselint.model.call_parts import (
 from leaselint.model.events import Claim, Read, ReadCheck, Write
 from leaselint.model.pairing import _names_a_lock
 from leaselint.model.scope import contains, contains_call_or_name
-from leaselint.model.values import UNKNOWN
+from leaselint.model.values import STORE_COUNTER, UNKNOWN
 from leaselint.model.walk import CallSite
 
 
@@ -152,7 +152,7 @@ class ReadClaimsMixin:
                     continue
                 if self.resolver.shape(call.args[0].value, site.scope) != write.key_shape:
                     continue
-            found = self._guarding_if(write, call, method in store.absence_reads)
+            found = self._guarding_if(write, call, method in store.absence_reads, type(site) is Read and site.absent)
             if found is None or not self._claim_value(write):
                 continue
             branch, exact = found
@@ -200,8 +200,11 @@ class ReadClaimsMixin:
     def _claim_value(self, write: Write) -> bool:
         """The write stores what a claim stores (a constant, a token, a clock), or its key or function
         names a lock; not a value of unknown origin (a result a cache keeps)."""
-        if write.value_origin is not None or self.origins is None or self.origins.origin(write.value, write.scope).kind != UNKNOWN:  # type: ignore[arg-type]
+        if write.value_origin is not None or self.origins is None:
             return True
+        origin = self.origins.origin(write.value, write.scope)  # type: ignore[arg-type]
+        if origin.kind != UNKNOWN and origin.reason != STORE_COUNTER:
+            return True  # (a number the store's counter hands out is a sequence's, not a holder's)
         value = write.value
         held = value.value if type(value) is cst.Name else value.attr.value if type(value) is cst.Attribute else ""
         if any(word in held.lower() for word in stores.HOLDER_VALUE_NAMES):
@@ -209,7 +212,7 @@ class ReadClaimsMixin:
         name = write.scope.name.lower()
         return _names_a_lock(write.key_shape) or any(word in name for word in stores.LOCK_KEY_WORDS)
 
-    def _guarding_if(self, write: Write, call: cst.Call, presence: bool) -> tuple[cst.If, bool] | None:
+    def _guarding_if(self, write: Write, call: cst.Call, presence: bool, inverted: bool = False) -> tuple[cst.If, bool] | None:
         """The `if` that lets the write run only when `call` found the key absent: the write inside an
         `if` testing absence (`if not r.get(key):`), or right after an `if` testing presence whose body
         leaves (`if r.exists(key): return False`). With whether the test is exact (presence itself, or
@@ -225,6 +228,7 @@ class ReadClaimsMixin:
             if polarity is None:
                 continue
             absent, exact = polarity
+            absent = absent != inverted  # (a helper that answers whether the key is absent)
             exact = exact or presence
             if branch is None:
                 # `while r.exists(key): sleep(...)`, then the write: it waits for the key to go.

@@ -240,6 +240,17 @@ def _derived_return(read, model) -> bool:
     return True
 
 
+def _derived_kind(read, model) -> str:
+    """"absent" when every value the read's function returns is true where the key is absent
+    (`return r.get(key) is None`, `return not raw`), else "derived"."""
+    from leaselint.model.call_parts import _polarity
+
+    name = model.assigned.get(id(read.call))
+    values = [node.value for node in _returns(read.scope.node) if node.value is not None and _code(node.value) != "None"]
+    found = [_polarity(value, read.call, name) for value in values]
+    return "absent" if found and all(p is not None and p[0] for p in found) else "derived"
+
+
 def _lambda_of(value, call) -> bool:
     """`return _safe(lambda: cache.add(key, v, ttl), False)`: the call hands back the lambda's answer
     (walk.py's lambda bodies)."""
@@ -537,7 +548,7 @@ def exports(model, local: bool = False) -> tuple:
             if kind == "renews":
                 value = event.ttl.value if type(event.ttl) is cst.Name and event.ttl.value in params else None  # the lifetime given
             if kind == "read" and not _returned(event, model)[0]:
-                value = "derived"  # the function hands back a value made of the read
+                value = _derived_kind(event, model)  # the function hands back a value made of the read
             if kind == "claim":
                 value = _value_param(event.value, scope, model, params)
                 if value is None and event.value is not None and not local and id(event) not in leased:

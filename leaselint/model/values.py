@@ -17,6 +17,9 @@ from leaselint.model.scope import reaching_value, Scope
 from leaselint.model.traverse import nodes
 
 FRESH, FIXED, GUESSABLE, UNKNOWN = "fresh", "fixed", "guessable", "unknown"
+# A number the store's own counter hands out (`r.incr(k)`): known to all, and handed out again
+# when a failover or an eviction loses the counter's last increments.
+STORE_COUNTER = "a counter the store increments, which hands a number out again when it loses its last increments"
 
 # Calls by dotted name: (kind, what the message calls it).
 CALLS: dict[str, tuple[str, str]] = {
@@ -602,7 +605,7 @@ class Origins:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in stores.counter_methods() and node.args:
             # `int(r.incr(ctr))`: the store's counter, one more than the last holder's.
-            return Origin(GUESSABLE, "a counter the store increments", node)
+            return Origin(GUESSABLE, STORE_COUNTER, node)
         if isinstance(func, cst.Attribute) and func.attr.value == "join" and node.args:
             argument = node.args[0].value
             if isinstance(argument, (cst.List, cst.Tuple)):

@@ -88,6 +88,61 @@ VALID = [
                 remove_job_active(job_id)
     """
     ),
+    # The helper answers whether the key is free; the write runs only while it is held (a refresh
+    # of a marker, never a claim).
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def slot_is_free(slot):
+            return r.get(f"slot_lock:{slot}") is None
+
+
+        def touch_slot(slot, ttl=60):
+            r.set(f"slot_lock:{slot}", "1", ex=ttl)
+
+
+        def drop_slot(slot):
+            r.delete(f"slot_lock:{slot}")
+
+
+        def heartbeat(slot):
+            if not slot_is_free(slot):
+                touch_slot(slot)
+                try:
+                    ping(slot)
+                finally:
+                    drop_slot(slot)
+    """
+    ),
+    # A number from the store's counter kept for an order when it has none yet: a sequence, not a
+    # holder (the order's row lock is the database's).
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def number_missing(order_id):
+            return not r.get(f"order_no:{order_id}")
+
+
+        def submit_numbered(order_id):
+            key = f"order_no:{order_id}"
+            if number_missing(order_id):
+                number = int(r.incr("order_seq"))
+                r.set(key, number)
+            try:
+                return submit(order_id, r.get(key))
+            except Exception:
+                r.delete(key)
+                raise
+    """
+    ),
 ]
 
 INVALID = [
@@ -163,5 +218,35 @@ INVALID = [
                     return True
     """,
         line=16,
+    ),
+    # The helper answers whether the key is free; the write runs only then.
+    Invalid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def slot_is_free(slot):
+            return r.get(f"slot_lock:{slot}") is None
+
+
+        def take_slot(slot, ttl=60):
+            r.set(f"slot_lock:{slot}", "1", ex=ttl)
+
+
+        def drop_slot(slot):
+            r.delete(f"slot_lock:{slot}")
+
+
+        def run(slot):
+            if slot_is_free(slot):
+                take_slot(slot)
+                try:
+                    work(slot)
+                finally:
+                    drop_slot(slot)
+    """,
+        line=20,
     ),
 ]
