@@ -2,7 +2,9 @@
 Python 3 on the same lines, so that findings keep their line numbers. Never for fixes.
 
 Handled: `print x` (and `print >>f, x`), `except E, e:`, `raise E, "message"`, `exec code`, `<>`,
-long literals (`10L`) and old octal literals (`0755`). A text that still does not parse is left.
+long literals (`10L`, `0xFFL`), old octal literals (`0755`), backquotes (`` `x` `` is `repr(x)`),
+`ur"..."` strings, and indentation that mixes tabs and spaces (a tab moves to the next multiple of
+eight, as Python 2 read it). A text that still does not parse is left.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ _PRINT_TO = re.compile(r"^>>\s*([^,]+),\s*(.*)$")
 _EXCEPT = re.compile(r"^(\s*except\s+)(.+?)\s*,\s*([A-Za-z_]\w*)\s*:(.*)$")
 _RAISE = re.compile(r"^(\s*raise\s+)([A-Za-z_][\w.]*)\s*,\s*(.+?)\s*$")
 _EXEC = re.compile(r"^(\s*)exec\s+(?!\()(.+?)\s*$")
-_LONG = re.compile(r"\b(\d+)[lL]\b")
+_LONG = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[lL]\b")
+_BACKQUOTE = re.compile(r"`([^`]+)`")
+_UR = re.compile(r"(?<![\w\"'])[uU]([rR][\"'])")
 _OCTAL = re.compile(r"(?<![\w.])0([0-7]+)\b")
 
 
@@ -30,12 +34,27 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+def _in_string(line: str, match: re.Match) -> bool:
+    """The match sits in a string or a comment, or holds a quote (counted roughly, by the quotes
+    before it)."""
+    before = line[: match.start()]
+    quoted = "'" in match.group(1) or '"' in match.group(1)
+    return quoted or "#" in before or before.count("'") % 2 == 1 or before.count('"') % 2 == 1
+
+
 def _code_part(line: str) -> bool:
     """The line holds no string quote: words in it are code, not text."""
     return "'" not in line and '"' not in line
 
 
 def _line(line: str) -> str:
+    if line[: len(line) - len(line.lstrip())].count("\t"):
+        indent = len(line) - len(line.lstrip())
+        line = line[:indent].expandtabs(8) + line[indent:]  # (Python 2's tab stops)
+    if "`" in line:
+        line = _BACKQUOTE.sub(lambda m: m.group(0) if _in_string(line, m) else f"repr({m.group(1)})", line)
+    if "r'" in line or 'r"' in line or "R'" in line or 'R"' in line:
+        line = _UR.sub(r"\1", line)
     match = _PRINT.match(line)
     if match is not None and _balanced(match.group(2)) and not line.rstrip().endswith("\\"):
         indent, rest, comment = match.group(1), match.group(2).strip(), match.group(3) or ""

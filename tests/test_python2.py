@@ -28,6 +28,11 @@ from leaselint.source import SourceText
         ("if a <> b: pass", "if a != b: pass"),
         ("ttl = 30L", "ttl = 30"),
         ("os.chmod(path, 0755)", "os.chmod(path, 0o755)"),
+        ("mask = 0xFFFFL", "mask = 0xFFFF"),
+        ("token = `os.getpid()`", "token = repr(os.getpid())"),
+        ('pattern = ur"^lock:(\\w+)$"', 'pattern = r"^lock:(\\w+)$"'),
+        ("\t\treturn key", "                return key"),
+        ("    \treturn key", "        return key"),
     ],
 )
 def test_each_python2_statement_is_written_as_python3_on_its_line(line, expected):
@@ -36,6 +41,7 @@ def test_each_python2_statement_is_written_as_python3_on_its_line(line, expected
 
 def test_python3_text_and_text_in_strings_are_left_as_they_are():
     assert as_python3("print(x)\nkey = 'lock:0755'\nvalue = \"a <> b\"\n") is None
+    assert as_python3("sql = \"select `name` from locks\"\nflavour = 'our\"'\nif x:\n    y = 1 # \tnote\n") is None
     assert as_python3("printer = 1\nprint.__doc__\n") is None
 
 
@@ -101,3 +107,13 @@ def test_the_written_text_keeps_every_line_where_it_was():
     assert converted is not None
     assert converted.count("\n") == PY2_LEASE.count("\n")
     ast.parse(converted)
+
+
+PY2_TABS = "import redis\n\nr = redis.Redis()\n\n\ndef run(job):\n\tif not r.set(\"lock:\" + job, `os.getpid()`, nx=True, ex=60):\n\t\treturn\n        try:\n\t\twork(job)\n\tfinally:\n\t\tr.delete(\"lock:\" + job)\n"
+
+
+def test_a_python2_file_indented_with_tabs_and_spaces_is_read_for_its_leases():
+    # A tab moves to the next multiple of eight, as Python 2 read it: `try:` after eight spaces is
+    # at the level of the tabbed `if`.
+    result = lint_text(SourceText(PY2_TABS), "jobs.py", Settings())
+    assert [(d.code, d.start.line) for d in result.diagnostics] == [("LL000", 7), ("LL002", 7), ("LL001", 12)]
