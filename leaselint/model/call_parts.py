@@ -549,3 +549,17 @@ def stored_shape(node) -> bool:
     """A second argument that can only be a stored value: text, or a call (`uuid4().hex`); not a number
     or a name, which may be a lifetime (`setnx_ex(key, 60)`, `set_nx(key, LEASE_SECONDS)`)."""
     return type(node) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Call)
+
+
+def expiry_after(expiries, event):
+    """The `expire` of the event's key on its client in the event's own function, after it (`setnx`,
+    then `expire`): the lifetime's second call, or None."""
+    for expire in expiries:
+        if (
+            expire.scope is event.scope
+            and expire.key_shape == event.key_shape
+            and expire.receiver_shape == event.receiver_shape
+            and event.start <= expire.start
+        ):
+            return expire
+    return None

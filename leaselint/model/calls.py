@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import libcst as cst
 
-from leaselint.model.call_parts import _deliberate
+from leaselint.model.call_parts import _deliberate, expiry_after
 from leaselint.model.events import Claim, Expire, Read, Release, Write
 from leaselint.model.keys import _is_docstring, not_none
 from leaselint.model.scope import count_names
@@ -469,15 +469,7 @@ class SummarisedCalls:
 
     def _expiry_after(self, claim: Claim) -> Expire | None:
         """The function's own `expire` of the key it claimed, after the claim (`setnx`, then `expire`)."""
-        for expire in self.classifier.expiries:
-            if (
-                expire.scope is claim.scope
-                and expire.key_shape == claim.key_shape
-                and expire.receiver_shape == claim.receiver_shape
-                and claim.start <= expire.start
-            ):
-                return expire
-        return None
+        return expiry_after(self.classifier.expiries, claim)
 
     def _receiver(self, reference: tuple, bound: dict, site) -> tuple[cst.BaseExpression | None, object]:
         classifier = self.classifier

@@ -12,6 +12,7 @@ from leaselint.model.call_parts import (
     _EVENT_FIELDS,
     _exits,
     _in_block_after,
+    expiry_after,
     _leaves_unless_mine,
     _polarity,
     get_arg,
@@ -185,17 +186,7 @@ class ReadClaimsMixin:
         """The `expire` of the key after the write in the module's own helper the write is made in
         (`redis.set(key, user)`, then `redis.expire(key, ttl)`): its lifetime's second call."""
         own = next((w for w in self.writes if w.via is None and w.start == write.inside[0]), None)  # type: ignore[index]
-        if own is None:
-            return None
-        for expire in self.expiries:
-            if (
-                expire.scope is own.scope
-                and expire.key_shape == own.key_shape
-                and expire.receiver_shape == own.receiver_shape
-                and own.start <= expire.start
-            ):
-                return expire
-        return None
+        return expiry_after(self.expiries, own) if own is not None else None
 
     def _claim_value(self, write: Write) -> bool:
         """The write stores what a claim stores (a constant, a token, a clock), or its key or function
