@@ -417,7 +417,7 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # so is a call of a function whose release is a lease where it is written (`cls.remove_lock(k)`).
         return any(word in name for word in stores.RELEASE_WORDS) or (
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
-        ) or _same_record_field(claim, release) or _taken_by_name(claim, release) or release.reported_home
+        ) or _same_record_field(claim, release) or _taken_by_name(claim, release) or _one_template(claim, release) or release.reported_home
     return True
 
 
@@ -431,6 +431,28 @@ def _taken_by_name(claim: Claim, release: Release) -> bool:
         and not isinstance(claim.key, cst.Name)
         and claim.key_shape == release.key_shape
     )
+
+
+def _one_template(claim: Claim, release: Release) -> bool:
+    """`set(f"processing:{event_id}", 1, nx=True, ex=60)` whose answer decides, in one method, and a
+    delete of the key built the same way in another method of its class: a claim with a deadline of a
+    key with text of its own, whatever the two methods are called (a cache's `add(key)` takes the key
+    as it is given)."""
+    return (
+        claim.has_lifetime
+        and not _unanswered(claim)
+        and claim.scope.cls is not None
+        and claim.scope.cls is release.scope.cls
+        and claim.key_shape == release.key_shape
+        and _text_inside(claim.key_shape)
+    )
+
+
+def _text_inside(shape) -> bool:
+    """A key built with text of its own, perhaps through a helper (`self._key(f"processing:{id}")`)."""
+    if _has_text(shape):
+        return True
+    return type(shape) is tuple and any(_text_inside(part) for part in shape if type(part) is tuple)
 
 
 def _same_record_field(claim: Claim, release: Release) -> bool:
