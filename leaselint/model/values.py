@@ -294,8 +294,12 @@ class Origins:
             if value is None:
                 return None
             if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
-                if isinstance(value.left, cst.Name) and value.left.value == name:
-                    value = value.right
+                # `token = token or self.token or uuid.uuid1().hex`: the caller's, then the object's last
+                # one (kept from this very parameter), then one made here.
+                parts = _or_operands(value)
+                if isinstance(parts[0], cst.Name) and parts[0].value == name:
+                    rest = [p for p in parts[1:] if not self._kept_from(p, name, function)]
+                    value = rest[0] if len(rest) == 1 else value
             elif isinstance(value, cst.IfExp):
                 # `owner = socket.gethostname() if not owner else owner`: the other branch fills it in.
                 if isinstance(value.orelse, cst.Name) and value.orelse.value == name:
@@ -311,6 +315,24 @@ class Origins:
         if inner.kind not in (FIXED, GUESSABLE):
             return None
         return Origin(inner.kind, f"{inner.reason}, made when the caller passes no `{name}`", inner.node or made[0])
+
+    def _kept_from(self, node: cst.BaseExpression, name: str, function: Scope) -> bool:
+        """`self.token`, set in its class only by this function from its parameter `name`, from an
+        optional parameter of another method, or to None: a value some caller passed, or nothing."""
+        if not isinstance(node, cst.Attribute) or not self.resolver.is_self(node.value, function):
+            return False
+        values = self.resolver.self_attr_values(node.attr.value, function)
+
+        def kept(value, where) -> bool:
+            if not isinstance(value, cst.Name):
+                return False
+            if value.value == "None" or (value.value == name and where is function):
+                return True
+            # `self.token = token` in `__init__(self, token=None)`: a caller's, or nothing.
+            default = _default_of(where.node, value.value) if value.value in where.params else None
+            return isinstance(default, cst.Name) and default.value == "None"
+
+        return bool(values) and all(kept(v, where) for v, where in values)
 
     def _passed(self, name: str, function: Scope, key_shape, depth: int) -> Origin:
         """A parameter of a function whose answer is being worked out for one call: what that call
