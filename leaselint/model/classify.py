@@ -94,6 +94,30 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         self.called: dict[int, set[str]] = Called()
         self.called.__dict__["module"] = id(walker.module_scope)
 
+    def _own_client_class(self, shape) -> str | None:
+        """The project's own class a client is an object of (`store = RedisClient()`, a wrapper whose
+        `set` and `delete` hand on to the store's), written in this module and deriving from nothing
+        imported, or imported from another module of the project: a fix would call a method of the
+        store's (`eval`) that the class may not have."""
+        if type(shape) is not tuple or len(shape) != 3 or shape[0] != "call":
+            return None
+        made = shape[1]
+        if type(made) is not tuple or made[:1] != ("name",):
+            return None
+        found = [info for info in self.walker.classes if info.name == made[1]]
+        if not found:
+            # A class of another module of the project (what it derives from is not read here).
+            imported = self.walker.imports.get(made[1])
+            if imported is None or not made[1][:1].isupper():
+                return None
+            module = imported.rpartition(".")[0] + "."
+            functions = self.project[2] if self.project is not None else {}
+            own = self.walker.import_levels.get(made[1], 0) > 0 or any(name.startswith(module) for name in functions)
+            return made[1] if own else None
+        if len(found) != 1 or any(base.split(".")[0] in self.walker.imports for base in found[0].bases):
+            return None
+        return made[1]
+
     def _calls(self, scope: Scope, name: str) -> None:
         if scope.parent is None:
             self.called.__dict__.setdefault("at_top", set()).add(name)
@@ -154,6 +178,11 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             for event in (*self.claims, *self.paired_claims, *self.releases, *self.writes, *self.expiries):
                 if id(event.call) in self.walker.handed and not event.no_fix:
                     event.no_fix = HANDED
+        for event in (*self.claims, *self.paired_claims, *self.releases, *self.writes, *self.expiries):
+            if not event.no_fix and event.via is None:
+                wrapper = self._own_client_class(event.receiver_shape)
+                if wrapper is not None:
+                    event.no_fix = f"`{wrapper}` is the project's own client class, whose methods a fix cannot know"
         for release in self.answered_calls:
             release.after_failed_claim = self._after_failed_claim(release)
         for release in self.releases:
