@@ -73,9 +73,11 @@ def span(context: Context, node: cst.CSTNode) -> tuple[Position, Position]:
 
 
 def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -> Iterator[Diagnostic]:
-    """A weak holder token is reported where a reviewer of the claim looks: at the claim's value,
-    with the place the value was made as a related location; for a parameter, with the value each
-    caller passes for it (shared by LL002 and LL003)."""
+    """A weak holder token is reported at the claim: at its value where that is on the claim's first
+    line, else at the claim's call (a document over several lines, a transaction's operations made
+    before it), with the place the value was made, or the arguments callers pass for it, as related
+    locations. A claim made inside a helper of another module is reported at each caller's argument
+    (shared by LL002 and LL003)."""
     seen: set[int] = set()
     makers: set[int] = set()
     for lease, claim, origin in context.model.token_origins():
@@ -97,8 +99,9 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
             fix = None
             message += f" (no automatic fix: {why})"
         stored = span(context, claim.value)
-        if origin.at_calls:
-            # Each caller writes the value into its call (`memcache_lock(key, task.app.oid)`).
+        if origin.at_calls and claim.via is not None:
+            # A helper of another module claims: each caller writes the value into its call
+            # (`memcache_lock(key, task.app.oid)`).
             for node in origin.arguments:
                 if id(node) not in seen:
                     seen.add(id(node))
@@ -106,16 +109,24 @@ def weak_token_findings(rule: Rule, context: Context, kind: str, problem: str) -
                     yield rule.at_node(context, node, message, fix, related)
             continue
         seen.add(id(claim.value))
+        seen.update(id(node) for node in origin.arguments)
         related: tuple = ()
         for node in origin.arguments or ((origin.node,) if origin.node is not None else ()):
             made = span(context, node)
             if not (stored[0] <= made[0] and made[1] <= stored[1]):
-                related += (Related(*made, "the value is made here"),)
+                related += (Related(*made, "a caller passes the value here" if origin.at_calls else "the value is made here"),)
         called = span(context, claim.call)
-        if not (called[0] <= stored[0] <= called[1]):
-            # The value sits outside the call (a dict spread into it, `put_item(**args)`).
-            related += (Related(*called, f"the claim of `{key}`"),)
-        yield rule.at_node(context, claim.value, message, fix, related)
+        at = claim.value
+        # (A claim made inside a helper is reported at the helper's own store call, its value's.)
+        if claim.via is None and not (called[0] <= stored[0] <= called[1]):
+            # The value sits outside the call (a transaction's operations, `put_item(**args)`).
+            at = claim.call
+            related += (Related(*stored, "the value is written here"),)
+        elif claim.via is None and stored[0].line != called[0].line:
+            # A document written over several lines (`insert_one({..., "owner": HOST})`).
+            at = claim.call
+            related += (Related(*stored, "the value is stored here"),)
+        yield rule.at_node(context, at, message, fix, related)
     model = context.model
     handed = [
         (token, scope, None, f"The holder given to `{_method(call)}` for `{_named(model, key)}`", "the lock's own API takes the holder")

@@ -28,15 +28,15 @@ class FixedToken(Rule):
     (`os.environ.get("WORKER_ID") or f"{host}:{pid}"`) is as weak as the
     fallback.
 
-    The finding points at the expression that makes the value and names its
-    origin. Only leases (claimed and released in the module) are checked,
+    The finding points at the claim (its value, where that is on the claim's
+    first line) and names the value's origin. Only leases (claimed and released in the module) are checked,
     and the tokens callers give lock objects (`lock.acquire(token=...)` of
     redis-py and valkey-py, python-redis-lock's `Lock(conn, name, id=...)`),
     with no fix: the lock makes a fresh token of its own when given none. A
     token a caller passes to a lease helper of another module of the run
     (`memcache_lock(key, self.app.oid)`, where the helper claims and releases)
-    is reported at the caller's argument, as one of the module's own helpers
-    is. So is a holder handed to a lock API leaselint cannot read: a taking
+    is reported at the caller's argument; a helper of the module itself is
+    reported at its claim, naming the callers' arguments. So is a holder handed to a lock API leaselint cannot read: a taking
     call (`lock`, `acquire`, `reserve`, `claim`) and a giving call
     (`release`, `unlock`) on one object, in one function or class or on a
     module-level object, passing the same argument named for a holder

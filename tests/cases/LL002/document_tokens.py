@@ -65,8 +65,8 @@ INVALID = [
                 if self.locks.delete_one({"_id": self.name, "session": self.session}).deleted_count == 0:
                     raise LockLost(self.name)
     """,
-        line=17,
-        column=24,
+        line=20,
+        column=9,
         message_contains="made once per instance",
     ),
 ]

@@ -142,6 +142,6 @@ INVALID = [
                 if not self.client.transaction(txn).get("succeeded", False):
                     raise RuntimeError("job lock lost")
     """,
-        line=20,
+        line=23,
     ),
 ]

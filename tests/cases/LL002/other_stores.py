@@ -49,8 +49,8 @@ INVALID = [
                 if acquired:
                     do_import(feed_url)
     """,
-        line=17,
-        column=44,
+        line=8,
+        column=33,
         message_contains='the cache API has no compare-and-delete',
     ),
     Invalid(
@@ -117,8 +117,8 @@ INVALID = [
             finally:
                 await client.delete(["nightly-lock"])
     """,
-        line=10,
-        column=9,
+        line=8,
+        column=21,
         message_contains='(no automatic fix: valkey-glide has no compare-and-delete call)',
     ),
     Invalid(
@@ -149,8 +149,8 @@ INVALID = [
         def release(task_name):
             TaskLease.objects.filter(task_name=task_name, holder=socket.gethostname()).delete()
     """,
-        line=17,
-        column=41,
+        line=16,
+        column=9,
         message_contains='(no automatic fix: the release is in another function)',
     ),
 ]

@@ -153,7 +153,7 @@ INVALID = [
     """,
         applicability=Applicability.SAFE,
     ),
-    # A Lua claim that stores a literal of its own script: reported at the script.
+    # A Lua claim that stores a literal of its own script: reported at the call that runs it.
     Invalid(
         """\
         import redis
@@ -177,8 +177,8 @@ INVALID = [
             finally:
                 FREE(keys=[f"calc:{name}", f"calc:{name}:done"])
     """,
-        line=5,
-        column=5,
+        line=15,
+        column=12,
         message_contains="(no automatic fix: the script stores a value written in it",
     ),
 ]

@@ -81,8 +81,8 @@ INVALID = [
                 }
                 return self.client.transaction(txn).get("succeeded", False)
     """,
-        line=22,
-        column=68,
+        line=25,
+        column=16,
         message_contains="(no automatic fix: the claim's answer is not tested where leaselint can see whether it succeeded)",
     ),
     Invalid(

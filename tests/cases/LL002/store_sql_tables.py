@@ -31,8 +31,8 @@ INVALID = [
                     cur.execute("DELETE FROM job_locks WHERE name = %s", (job,))
             return True
     """,
-        line=13,
-        column=23,
+        line=11,
+        column=13,
         fixed=None,
         message_contains="comes from the host name",
     ),
