@@ -37,6 +37,8 @@ def absolute_key(shape, module: str, is_package: bool):
         return shape
     if shape[0] == "import":
         return ("import", 0, absolute(shape[1], shape[2], module, is_package))
+    if shape[0] == "own" and len(shape) == 2:
+        return ("import", 0, f"{module}.{shape[1]}")  # a module-level name, as importers name it
     return tuple(absolute_key(part, module, is_package) if type(part) is tuple else part for part in shape)
 
 

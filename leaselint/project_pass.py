@@ -235,10 +235,12 @@ def _foreign(keyed_by: dict, paths: list, project) -> dict:
     for index, events in mine.items():
         matched = set()
         for kind, store, key, receiver, _ in events:
-            other = "release" if kind == "claim" else "claim"
-            for there, event in found.get((other, store, key), ()):
-                if there != index and (receiver is None or event[3] is None or receiver == event[3]):
-                    matched.add(event)
+            if kind == "held":
+                continue  # (its module has its lease: the releases elsewhere are told of it)
+            for other in ("release",) if kind == "claim" else ("claim", "held"):
+                for there, event in found.get((other, store, key), ()):
+                    if there != index and (receiver is None or event[3] is None or receiver == event[3]):
+                        matched.add(event)
         if matched:
             out[index] = tuple(sorted(matched, key=repr))
     return out
@@ -250,7 +252,7 @@ def _naming_claimed_keys(keyed_by, skipped, paths, looks, settings: Settings, ca
     needles = set()
     for events in keyed_by.values():
         for kind, _, key, _, _ in events:
-            if kind == "claim":
+            if kind in ("claim", "held"):
                 needles.update(_needles(key))
     needles = {n for n in needles if len(n) >= 4}
     if not needles:

@@ -303,7 +303,8 @@ def _parsing(run):
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "past-the-budget"])
 def test_a_passed_over_caller_is_read_once_while_its_bytes_are_kept(tmp_path, monkeypatch, kept):
     """The project pass looks for the helpers' names in the bytes the first look read; past the
-    budget of kept bytes, the file is read again, with the same findings."""
+    budget of kept bytes, the file is read again, with the same findings (twice: for the helpers'
+    names, and for the key of the lease `locks.py` holds, which another module may release)."""
     from leaselint import project_pass
 
     paths = tree(
@@ -352,7 +353,7 @@ def test_a_passed_over_caller_is_read_once_while_its_bytes_are_kept(tmp_path, mo
     if not kept:
         monkeypatch.setattr(runner, "KEPT_BYTES", 0)
     assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL006", 12, 13)]}
-    assert reads.count("jobs.py") == (1 if kept else 2)
+    assert reads.count("jobs.py") == (1 if kept else 3)
     # Many names: the regex alone looks for them.
     monkeypatch.setattr(project_pass, "PLAIN_NAMES", 0)
     assert codes(findings(tmp_path, paths)) == {"app/jobs.py": [("LL006", 12, 13)]}
@@ -1747,6 +1748,69 @@ def test_a_key_of_its_own_text_or_maker_pairs_across_modules(tmp_path):
         "app/start.py": [("LL002", 6, 46), ("LL002", 13, 42)],
     }
     assert "(no automatic fix: the lease is claimed in another module (app/start.py:6))" in found["app/finish.py"][0][3]
+
+
+HELD_ELSEWHERE = {
+    "app/__init__.py": "",
+    "app/locks.py": """\
+        import redis
+
+        redis_client = redis.Redis()
+
+
+        def acquire_edit_lock(doc_id, token, ttl=180):
+            return redis_client.set(f"edit-lock:{doc_id}", token, nx=True, ex=ttl)
+
+
+        def release_edit_lock(doc_id, token):
+            if redis_client.get(f"edit-lock:{doc_id}") == token:
+                redis_client.delete(f"edit-lock:{doc_id}")
+    """,
+    "app/routes.py": """\
+        from app.locks import redis_client
+
+
+        def publish(doc_id, user):
+            lock_key = f"edit-lock:{doc_id}"
+            holder = redis_client.get(lock_key)
+            if holder and holder != user.token:
+                raise PermissionError(doc_id)
+            save(doc_id)
+            redis_client.delete(lock_key)
+
+
+        def remove(doc_id):
+            drop(doc_id)
+            redis_client.delete(f"edit-lock:{doc_id}")
+
+
+        def forget_draft(doc_id, user):
+            if redis_client.get(f"draft:{doc_id}") == user.token:
+                redis_client.delete(f"draft:{doc_id}")
+    """,
+    "app/other.py": """\
+        import redis
+
+        other = redis.Redis(db=3)
+
+
+        def publish(doc_id, user):
+            if other.get(f"edit-lock:{doc_id}") != user.token:
+                return
+            other.delete(f"edit-lock:{doc_id}")
+    """,
+}
+
+
+def test_a_release_after_a_compare_pairs_with_another_modules_lease_on_its_client(tmp_path):
+    """`app/locks.py` claims and releases `edit-lock:*` on its module client; `app/routes.py` imports
+    that client, compares the holder and deletes: LL004 there, with no fix. A blind delete of the same
+    key beside no compare (a document's removal clearing its lock) is a cleanup's, and a key the lock
+    module never claims (`draft:*`), or another client of the same key text, is no lease."""
+    found = findings(tmp_path, tree(tmp_path, HELD_ELSEWHERE))
+    assert codes(found)["app/routes.py"] == [("LL004", 10, 5)]
+    assert "app/other.py" not in codes(found)
+    assert "(no automatic fix: the lease is claimed in another module (app/locks.py:7))" in found["app/routes.py"][0][3]
 
 
 def test_what_a_wrapper_method_names_does_not_reach_objects_it_does_not_make(tmp_path):

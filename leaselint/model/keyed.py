@@ -8,10 +8,14 @@ same portable key on the same store, each module gets the other's event (`foreig
 makes them one lease: the release is reported where it is (LL001), the claim where it is (LL002,
 LL003, LL005), neither with a fix, since the other half is elsewhere.
 
-An event is a tuple: (kind, store name, key, receiver or None, path:line), kind "claim" or "release".
+An event is a tuple: (kind, store name, key, receiver or None, path:line), kind "claim", "release" or
+"held" (a claim that is a lease in its own module too: a release of another module pairs with it only
+after comparing the holder, `if holder != me: raise`, then `delete`, which is LL004 there).
 """
 
 from __future__ import annotations
+
+import libcst as cst
 
 from leaselint.model.events import Lease
 from leaselint.model.keys import free_names
@@ -75,7 +79,7 @@ def _names_one(shape) -> bool:
     return True
 
 
-def _own_key(event) -> bool:
+def _own_key(event, helper: bool = False) -> bool:
     """The key is the module's own, not its function's caller's (a parameter in it is the project
     pass's function summaries' to follow), unless its own text or key maker names a lock
     (`f"export-lock:{id}"`, `export_lock(id)`: one lease whichever module holds the id)."""
@@ -83,7 +87,9 @@ def _own_key(event) -> bool:
         return True
     # A function named for the lease's API (`release_lock(name)`) is a helper: its callers' summaries
     # carry its key (`release_lock(job)` at the claim's side).
-    api = any(word in event.scope.name.lower() for word in _API_WORDS)
+    # `helper`: a claim that is a lease in its own module, handed to the other modules' releases of
+    # the same key (`redis_client.delete(f"lock:{doc_id}")` beside no call of the helper).
+    api = any(word in event.scope.name.lower() for word in _API_WORDS) and not helper
     if api or type(event.key_shape) is not tuple or event.key_shape[:1] not in (("str",), ("call",)):
         return False
     # Text of its own long enough to name one key (`f"regen_paired_data_{uid}"` in a task that takes
@@ -104,32 +110,60 @@ def _letters(shape) -> int:
 _API_WORDS = ("lock", "lease", "release", "free", "claim", "acquire")
 
 
-def _unpaired(claims, releases, leases, counted):
+def _unpaired(claims, releases, leases, counted, exported: bool = False):
     """("claim", claim) and ("release", release) of the module's events that no lease of its own holds
-    and that may be one half of a lease across modules: leasable claims and blind releases of the
-    module's own keys, outside tests."""
+    and that may be one half of a lease across modules: leasable claims and releases that check no
+    holder in one step (blind, or after a read compared in the client) of the module's own keys,
+    outside tests. `exported`: what the module hands the others, where a claim that is a lease at
+    home is one too (another module may release its key directly)."""
     held = {id(event) for lease in leases for event in (*lease.claims, *lease.releases)}
     for claim in claims:
-        if id(claim) in held or claim.via is not None or claim.scope.is_test or claim.spec is None:
+        home = id(claim) in held
+        if (home and not exported) or claim.via is not None or claim.scope.is_test or claim.spec is None:
             continue
-        if leasable(claim, counted) and not _passes_through(claim) and _own_key(claim):
-            yield "claim", claim
+        if leasable(claim, counted) and not _passes_through(claim) and _own_key(claim, helper=home):
+            yield ("held" if home else "claim"), claim
     for release in releases:
         if id(release) in held or release.via is not None or release.scope.is_test:
             continue
-        if release.checked or release.deliberate or release.transactional or release.check or release.other_keys:
+        if release.checked or release.deliberate or release.transactional or release.other_keys:
             continue
         if not _passes_through(release) and _own_key(release):
             yield "release", release
 
 
+def _clients(event, imports: dict, levels: dict) -> list:
+    """The portable receivers: how the client is made, and for a client bound once at the top of the
+    module (`redis_client = redis.from_url(...)`) its name there too, as other modules import it
+    (`("own", name)`)."""
+    found = [portable(event.receiver_shape, imports, levels)]
+    receiver = event.receiver
+    if type(receiver) is cst.Name and receiver.value not in imports:
+        module = event.scope
+        while module.parent is not None:
+            module = module.parent
+        if len(module.bindings.get(receiver.value, ())) == 1 and receiver.value not in _local_names(event.scope, module):
+            found.append(("own", receiver.value))
+    return found
+
+
+def _local_names(scope, module) -> set:
+    names: set = set()
+    while scope is not None and scope is not module:
+        names.update(scope.bindings)
+        names.update(scope.params)
+        scope = scope.parent
+    return names
+
+
 def events(claims, releases, leases, counted, imports: dict, levels: dict) -> tuple:
     """The module's claims and blind releases that no lease of its own holds, by portable key."""
     found = []
-    for kind, event in _unpaired(claims, releases, leases, counted):
+    for kind, event in _unpaired(claims, releases, leases, counted, exported=True):
         key = portable(event.key_shape, imports, levels)
         if key is not None:
-            found.append((kind, event.store.name, key, portable(event.receiver_shape, imports, levels), event.start.line))
+            for receiver in _clients(event, imports, levels):
+                found.append((kind, event.store.name, key, receiver, event.start.line))
     return tuple(found)
 
 
@@ -146,10 +180,17 @@ def pair_foreign(project, claims, releases, leases: list, counted, imports: dict
     made: dict[tuple, Lease] = {}
     for kind, event in list(_unpaired(claims, releases, leases, counted)):
         key = absolute_key(portable(event.key_shape, imports, levels), module, is_package)
-        receiver = absolute_key(portable(event.receiver_shape, imports, levels), module, is_package)
-        other_kind = "release" if kind == "claim" else "claim"
+        receivers = [absolute_key(r, module, is_package) for r in _clients(event, imports, levels)]
+        # A release pairs with another module's claim that is a lease there only after a compare of
+        # the holder it made (it takes itself for the holder); a blind one there is a cleanup's.
+        others = ("claim", "held") if kind == "release" and event.check is not None else ("claim",) if kind == "release" else ("release",)
         where = next(
-            (w for other, w in wanted.get((other_kind, event.store.name, key), ()) if receiver is None or other is None or receiver == other),
+            (
+                w
+                for other_kind in others
+                for other, w in wanted.get((other_kind, event.store.name, key), ())
+                if other is None or any(r is None or r == other for r in receivers)
+            ),
             None,
         )
         if where is None:
