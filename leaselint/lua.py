@@ -89,13 +89,19 @@ _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\
 _ARGUMENT_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*ARGV\[\d+\]")
 
 
+# The value searched for an argument: `string.find(val, ARGV[1]) == 1`, `val:find(ARGV[1], 1, true)`,
+# `string.match(...)`: a holder told by a prefix or a part of the value.
+_FINDS_ARGUMENT = re.compile(r"\b(?:find|match)\s*\([^;\n]*?ARGV\[\d+\]")
+
+
 def compares_argument(script: str) -> bool:
     """The script compares the key's value with an argument, directly or through a Lua local
-    (`local token = ARGV[1]` ... `== token`)."""
-    if _COMPARES_ARGUMENT.search(script):
+    (`local token = ARGV[1]` ... `== token`), or searches the value for it (a prefix or a part)."""
+    if _COMPARES_ARGUMENT.search(script) or _FINDS_ARGUMENT.search(script):
         return True
     return any(
-        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script)
+        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)|\b(?:find|match)\s*\([^;\n]*?\b{name}\b", script)
+        for name in _ARGUMENT_LOCAL.findall(script)
     )
 
 
