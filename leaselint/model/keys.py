@@ -250,6 +250,9 @@ class Resolver:
         where = self.defining_scope(name, scope)
         if where is None:
             return ("name", name)
+        if name in where.declared_global:
+            # `global _client` in the function: one client for every function, as the module binds it.
+            where = self.module_scope
         if self._frozen:
             return self._bound_name_shape(name, where, depth)
         # A name's shape depends only on the scope that binds it, unless it runs into the depth limit:

@@ -45,6 +45,8 @@ class Scope:
     is_static: bool = False
     # The module scope of a test module (by its path, Settings.tests): every function in it is a test's.
     test_file: bool = False
+    # Names a `global` statement of this function declares: the module's, wherever they are assigned.
+    declared_global: frozenset = frozenset()
 
     @property
     def self_name(self) -> str | None:

@@ -205,7 +205,15 @@ class Walker(cst.CSTVisitor):
             cls.bindings.setdefault(name, []).append(value)
         else:
             # The statement stands for its line (read only when a claim and release pair).
-            self.scope.bind(name, value, self.statements[-1][0] if self.statements else None)
+            line = self.statements[-1][0] if self.statements else None
+            self.scope.bind(name, value, line)
+            if name in self.scope.declared_global and self.scope is not self.module_scope:
+                # `global _client` then `_client = redis.Redis()`: the module's name too, for the
+                # other functions that read it (the function itself reads its own assignment).
+                self.module_scope.bind(name, value, line)  # type: ignore[union-attr]
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.scope.declared_global = self.scope.declared_global | {item.name.value for item in node.names}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
