@@ -13,6 +13,10 @@ from leaselint.model.stores import LOCK_RELEASE_ERRORS
 from leaselint.model.traverse import walk
 
 
+# Methods that hand back a read's value as text (`.decode("utf-8")`, `.strip()`).
+_TEXT_METHODS = frozenset({"decode", "strip"})
+
+
 @dataclass(eq=False)
 class CallSite:
     call: cst.Call
@@ -221,6 +225,10 @@ class Walker(cst.CSTVisitor):
         call = node.value.expression if type(node.value) is cst.Await else node.value
         if type(call) is cst.Call and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             self.assigned[id(call)] = node.targets[0].target.value
+            # `holder = pipe.get(key).decode()`: the read's own value, as text.
+            while type(call.func) is cst.Attribute and call.func.attr.value in _TEXT_METHODS and type(call.func.value) is cst.Call:
+                call = call.func.value
+                self.assigned[id(call)] = node.targets[0].target.value
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._bind_target(node.target, node.value)
