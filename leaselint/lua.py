@@ -89,20 +89,35 @@ _COMPARES_ARGUMENT = re.compile(r"==\s*ARGV\[|ARGV\[\d+\]\s*==|~=\s*ARGV\[|ARGV\
 _ARGUMENT_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*ARGV\[\d+\]")
 
 
-# The value searched for an argument: `string.find(val, ARGV[1]) == 1`, `val:find(ARGV[1], 1, true)`,
-# `string.match(...)`: a holder told by a prefix or a part of the value.
-_FINDS_ARGUMENT = re.compile(r"\b(?:find|match)\s*\([^;\n]*?ARGV\[\d+\]")
+# The key's value searched for an argument: `string.find(redis.call('get', KEYS[1]), ARGV[1])`,
+# `string.find(held, ARGV[1]) == 1` or `held:find(ARGV[1], 1, true)` where `local held =
+# redis.call('get', KEYS[1])`: a holder told by a prefix or a part of the value.
+_GET = r"""redis\.(?:p?call)\(\s*['"](?i:get)['"]\s*,\s*KEYS\[1\]\s*\)"""
+_FINDS_IN_GET = re.compile(r"\b(?:string\.)?(?:find|match)\s*\(\s*" + _GET + r"""\s*(?:or\s*['"]['"]\s*)?,\s*(?:ARGV\[\d+\]|(\w+))""")
+_FINDS_IN_LOCAL = re.compile(r"""\bstring\.(?:find|match)\s*\(\s*(\w+)\s*,\s*(?:ARGV\[\d+\]|(\w+))|\b(\w+):(?:find|match)\s*\(\s*(?:ARGV\[\d+\]|(\w+))""")
+_GET_LOCAL = re.compile(r"\blocal\s+(\w+)\s*=\s*" + _GET)
+
+
+def _finds_holder(script: str) -> bool:
+    arguments = set(_ARGUMENT_LOCAL.findall(script))
+    for found in _FINDS_IN_GET.finditer(script):
+        if found.group(1) is None or found.group(1) in arguments:
+            return True
+    values = set(_GET_LOCAL.findall(script))
+    for found in _FINDS_IN_LOCAL.finditer(script):
+        value = found.group(1) or found.group(3)
+        argument = found.group(2) or found.group(4)
+        if value in values and (argument is None or argument in arguments):
+            return True
+    return False
 
 
 def compares_argument(script: str) -> bool:
     """The script compares the key's value with an argument, directly or through a Lua local
-    (`local token = ARGV[1]` ... `== token`), or searches the value for it (a prefix or a part)."""
-    if _COMPARES_ARGUMENT.search(script) or _FINDS_ARGUMENT.search(script):
+    (`local token = ARGV[1]` ... `== token`), or searches the key's value for it (a prefix or a part)."""
+    if _COMPARES_ARGUMENT.search(script) or _finds_holder(script):
         return True
-    return any(
-        re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)|\b(?:find|match)\s*\([^;\n]*?\b{name}\b", script)
-        for name in _ARGUMENT_LOCAL.findall(script)
-    )
+    return any(re.search(rf"(?:==|~=)\s*{name}\b|\b{name}\s*(?:==|~=)", script) for name in _ARGUMENT_LOCAL.findall(script))
 
 
 # A slot of a semaphore or a reader's place in a lock: the token ARGV[n] written as a member of

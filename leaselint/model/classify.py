@@ -108,8 +108,8 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         if not found:
             # A class of another module of the project (what it derives from is not read here).
             imported = self.walker.imports.get(made[1])
-            if imported is None or not made[1][:1].isupper():
-                return None
+            if imported is None or not made[1][:1].isupper() or _store_module_path(imported):
+                return None  # (`from .pymemcache import Client`: a store's client kept in the project)
             module = imported.rpartition(".")[0] + "."
             functions = self.project[2] if self.project is not None else {}
             own = self.walker.import_levels.get(made[1], 0) > 0 or any(name.startswith(module) for name in functions)
@@ -178,7 +178,14 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
             for event in (*self.claims, *self.paired_claims, *self.releases, *self.writes, *self.expiries):
                 if id(event.call) in self.walker.handed and not event.no_fix:
                     event.no_fix = HANDED
-        for event in (*self.claims, *self.paired_claims, *self.releases, *self.writes, *self.expiries):
+        for claim in (*self.claims, *self.paired_claims):
+            names = {n.value for n in (claim.receiver, claim.key) if type(n) is cst.Name}
+            if not claim.no_fix and names & claim.scope.declared_global:
+                # A fix would hand the token from the claim's function to the release's, whose callers
+                # pass nothing: the lease lives in the module's globals.
+                claim.no_fix = "the lease is held in module globals that a function sets"
+        for event in (*self.releases, *self.expiries):
+            # (A release's and a renewal's fixes call the store's `eval`; a claim's change its arguments.)
             if not event.no_fix and event.via is None:
                 wrapper = self._own_client_class(event.receiver_shape)
                 if wrapper is not None:
@@ -735,3 +742,10 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         common["client_call"] = self.recognition(store, written, client_scope or site.scope)[1]
         common["coroutine"] = self._coroutine_maker(common["client_call"])
         return common, in_pipeline
+
+
+def _store_module_path(dotted: str) -> bool:
+    """A dotted path through a module named for a store's client (`app.vendor.pymemcache.Client`)."""
+    from leaselint.project import _store_modules
+
+    return bool(set(dotted.split(".")[:-1]) & _store_modules())

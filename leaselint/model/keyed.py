@@ -128,6 +128,8 @@ def _unpaired(claims, releases, leases, counted, exported: bool = False):
             continue
         if release.checked or release.deliberate or release.transactional or release.other_keys:
             continue
+        if release.check is not None and not _names_a_lock(release.key_shape):
+            continue  # a compare of a status (`if status != b"failed"`), not of a holder
         if not _passes_through(release) and _own_key(release):
             yield "release", release
 

@@ -346,7 +346,7 @@ def one_life(claimed: Scope, released: Scope, called: dict[int, set[str]]) -> bo
         return False
     if claimed.cls is not None and claimed.cls is released.cls:
         return True
-    if any(word in released.name.lower() for word in stores.RELEASE_WORDS + stores.END_WORDS):
+    if _named_for(released.name, stores.RELEASE_WORDS + stores.END_WORDS):
         return True
     if released.name in called.get(id(claimed), ()) or claimed.name in called.get(id(released), ()):
         return True
@@ -415,10 +415,16 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         name = release.scope.name.lower()
         # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name;
         # so is a call of a function whose release is a lease where it is written (`cls.remove_lock(k)`).
-        return any(word in name for word in stores.RELEASE_WORDS) or (
+        return _named_for(name, stores.RELEASE_WORDS) or (
             not isinstance(claim.key, cst.Name) and _names_a_lock(claim.key_shape)
         ) or _same_record_field(claim, release) or _taken_by_name(claim, release) or _one_template(claim, release) or release.reported_home
     return True
+
+
+def _named_for(name: str, words: tuple) -> bool:
+    """A word of the function's name begins with one of `words` (`release_lock`, `unlockJob`,
+    `finished`; not `unblock_phone`, whose `lock` is inside a word)."""
+    return any(part.startswith(words) for part in name_words(name))
 
 
 def _taken_by_name(claim: Claim, release: Release) -> bool:
@@ -436,8 +442,8 @@ def _taken_by_name(claim: Claim, release: Release) -> bool:
 def _one_template(claim: Claim, release: Release) -> bool:
     """`set(f"processing:{event_id}", 1, nx=True, ex=60)` whose answer decides, in one method, and a
     delete of the key built the same way in another method of its class: a claim with a deadline of a
-    key with text of its own, whatever the two methods are called (a cache's `add(key)` takes the key
-    as it is given)."""
+    key whose own text names work in progress, whatever the two methods are called (a cooldown, a
+    throttle or a cache entry claimed so and deleted is no lease)."""
     return (
         claim.has_lifetime
         and not _unanswered(claim)
@@ -448,10 +454,17 @@ def _one_template(claim: Claim, release: Release) -> bool:
     )
 
 
+# Words of a key that marks work in progress (`processing:`, `inflight:`, `export-running:`), not a
+# cooldown, a throttle or a cache entry, which a claim with a deadline also makes.
+_PROGRESS_WORDS = ("processing", "inflight", "in_flight", "in-flight", "running", "busy", "working", "in_progress", "in-progress")
+
+
 def _text_inside(shape) -> bool:
-    """A key built with text of its own, perhaps through a helper (`self._key(f"processing:{id}")`)."""
+    """A key built with text of its own that names work in progress, perhaps through a helper
+    (`self._key(f"processing:{id}")`)."""
     if _has_text(shape):
-        return True
+        text = " ".join(part.lower() for part in shape[1] if type(part) is str)
+        return any(word in text for word in _PROGRESS_WORDS)
     return type(shape) is tuple and any(_text_inside(part) for part in shape if type(part) is tuple)
 
 

@@ -51,6 +51,38 @@ VALID = [
                 self.client.delete(self._key(f"seen:{event.id}"))
     """
     ),
+    # A cooldown claimed with a deadline and lifted by support staff: no work is held, so the delete
+    # frees nobody's job (a method named `unblock_phone` is not named for unlocking).
+    Valid(
+        """\
+        class OtpService:
+            def __init__(self, client):
+                self.client = client
+
+            def send_code(self, phone):
+                if not self.client.set(f"otp-cooldown:{phone}", "1", nx=True, ex=60):
+                    raise TooSoon(phone)
+                deliver(phone)
+
+            def unblock_phone(self, phone):
+                self.client.delete(f"otp-cooldown:{phone}")
+    """
+    ),
+    # A rendered page cached if absent and dropped when the article changes.
+    Valid(
+        """\
+        class ArticlePages:
+            def __init__(self, client):
+                self.client = client
+
+            def remember(self, article, html):
+                if self.client.set(f"article-html:{article.id}", html, nx=True, ex=300):
+                    count("article.cache.fill")
+
+            def on_saved(self, article):
+                self.client.delete(f"article-html:{article.id}")
+    """
+    ),
     # The same key built in two unrelated classes: two objects, not one lease's life.
     Valid(
         """\

@@ -59,6 +59,29 @@ VALID = [
                     log.warning("job %s lease lost", job)
     """
     ),
+    # `string.match(ARGV[1], ...)` checks the argument's form, not the stored value: the script deletes
+    # blindly (LL001), and its answer says nothing of a holder.
+    Valid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+        FINISH = r.register_script(
+            "if not string.match(ARGV[1], '^batch%-%d+$') then return redis.error_reply('bad batch') end "
+            "redis.call('del', KEYS[1]) redis.call('rpush', KEYS[2], ARGV[1]) return 1"
+        )
+
+
+        def close_batch(batch):
+            if not r.set("batch-lock", batch, nx=True, ex=300):
+                return
+            try:
+                seal(batch)
+            finally:
+                FINISH(keys=["batch-lock", "sealed"], args=[batch])
+    """
+    ),
 ]
 
 INVALID = [
