@@ -102,9 +102,28 @@ class Classifier(RecognitionMixin, LockObjectsMixin, ClaimsMixin, ReadClaimsMixi
         if type(shape) is not tuple or len(shape) != 3 or shape[0] != "call":
             return None
         made = shape[1]
+        if type(made) is tuple and len(made) == 3 and made[0] == "attr" and made[1][:1] == ("name",):
+            made = made[1]  # `KV.from_env()`: a classmethod that makes the class's object
+        elif type(made) is tuple and made[:1] == ("name",) and made[1] in self._module_functions():
+            # `get_kv()`: a function of the module that makes one of the module's classes.
+            from leaselint.model.summary import _made_class, _returns
+
+            function = self._module_functions()[made[1]]
+            classes = {
+                _made_class(r.value, function, self.walker.module_scope)
+                for r in _returns(function.node)
+                if r.value is not None
+            }
+            name = classes.pop() if len(classes) == 1 else None
+            made = ("name", name) if name is not None else None
         if type(made) is not tuple or made[:1] != ("name",):
             return None
-        found = [info for info in self.walker.classes if info.name == made[1]]
+        by_name = self.__dict__.get("_classes_by_name")
+        if by_name is None:
+            by_name = self.__dict__["_classes_by_name"] = {}
+            for info in self.walker.classes:
+                by_name.setdefault(info.name, []).append(info)
+        found = by_name.get(made[1], [])
         if not found:
             # A class of another module of the project (what it derives from is not read here).
             imported = self.walker.imports.get(made[1])

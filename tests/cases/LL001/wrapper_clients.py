@@ -102,4 +102,78 @@ INVALID = [
         column=13,
         message_contains="`Cache` is the project's own client class",
     ),
+    # The wrapper's object made by its classmethod, or by a function of the module: the same class.
+    Invalid(
+        """\
+        import redis
+
+
+        class Store:
+            def __init__(self, url):
+                self._redis = redis.Redis.from_url(url)
+
+            @classmethod
+            def from_settings(cls):
+                return cls("redis://localhost:6379/0")
+
+            def set(self, key, value, **options):
+                return self._redis.set(key, value, **options)
+
+            def delete(self, key):
+                return self._redis.delete(key)
+
+
+        def make_store():
+            return Store("redis://localhost:6379/0")
+
+
+        primary = Store.from_settings()
+        secondary = make_store()
+
+
+        def reindex():
+            if primary.set("reindex:lock", "1", nx=True, ex=600):
+                try:
+                    rebuild()
+                finally:
+                    primary.delete("reindex:lock")
+    """,
+        line=32,
+        column=13,
+        message_contains="`Store` is the project's own client class",
+    ),
+    Invalid(
+        """\
+        import redis
+
+
+        class Store:
+            def __init__(self, url):
+                self._redis = redis.Redis.from_url(url)
+
+            def set(self, key, value, **options):
+                return self._redis.set(key, value, **options)
+
+            def delete(self, key):
+                return self._redis.delete(key)
+
+
+        def make_store():
+            return Store("redis://localhost:6379/0")
+
+
+        secondary = make_store()
+
+
+        def compact():
+            if secondary.set("compact:lock", "1", nx=True, ex=600):
+                try:
+                    squash()
+                finally:
+                    secondary.delete("compact:lock")
+    """,
+        line=27,
+        column=13,
+        message_contains="`Store` is the project's own client class",
+    ),
 ]
