@@ -253,10 +253,10 @@ class Resolver:
         if name in where.declared_global:
             # `global _client` in the function: its own one value where it binds one, else the
             # module's (one client for every function that reads it).
-            values = where.bindings.get(name, [])
+            values = [v for v in where.bindings.get(name, []) if not (type(v) is cst.Name and v.value == "None")]
             single = len(values) == 1 and values[0] is not None and type(values[0]) is not cst.AugAssign
-            if not (single or _same_values(values, self.code)):
-                where = self.module_scope
+            if not (single or (values and _same_values(values, self.code))):
+                where = self.module_scope  # (set back to None here, or to several values)
         if self._frozen:
             return self._bound_name_shape(name, where, depth)
         # A name's shape depends only on the scope that binds it, unless it runs into the depth limit:

@@ -67,4 +67,43 @@ INVALID = [
         column=47,
         message_contains="time.time()",
     ),
+    # The release function sets the globals back to None when it is done: still the module's client.
+    Invalid(
+        """\
+        import os
+        import time
+
+        import redis
+
+        _conn = None
+        _holder = None
+
+        RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+        def hold_leadership(url, ttl):
+            global _conn, _holder
+            try:
+                _conn = redis.Redis.from_url(url)
+            except ValueError:
+                _conn = redis.Redis()
+            _holder = f"{os.getpid()}-{time.time_ns()}"
+            return bool(_conn.set("scheduler:leader", _holder, nx=True, ex=ttl))
+
+
+        def step_down():
+            global _conn, _holder
+            if _conn is None:
+                return
+            try:
+                if not _conn.eval(RELEASE, 1, "scheduler:leader", _holder):
+                    raise RuntimeError("leadership was lost")
+            finally:
+                _conn = None
+                _holder = None
+    """,
+        line=19,
+        column=47,
+        message_contains="time.time_ns()",
+    ),
 ]
