@@ -423,7 +423,9 @@ def nightly():
 '''
 
 
-def test_fixed_token_is_reported_at_the_claim_and_at_each_call_with_where_it_comes_from(cwd):
+def test_fixed_token_is_reported_at_each_claim_with_where_it_comes_from(cwd):
+    """At each claim: the module's constant made elsewhere, and the helper's claim of what its
+    callers pass, with those callers' arguments."""
     (cwd / "jobs.py").write_text(FIXED_TOKENS)
     found = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "json", "jobs.py").output)
     assert [
@@ -431,19 +433,18 @@ def test_fixed_token_is_reported_at_the_claim_and_at_each_call_with_where_it_com
                                                           for r in f["related"]])
         for f in found
     ] == [
+        (8, 33, [("a caller passes the value here", 21, 25), ("a caller passes the value here", 23, 24)]),
         (16, 29, [("the value is made here", 4, 9)]),
-        (21, 25, [('the claim of `f"lock:{job}"` stores it here', 8, 33)]),
-        (23, 24, [('the claim of `f"lock:{job}"` stores it here', 8, 33)]),
     ]
     full = run_cli("--isolated", "--select", "LL002", "--no-color", "jobs.py").output
     assert "   = note: the value is made here: jobs.py:4:9\n" in full
+    assert "  = note: a caller passes the value here: jobs.py:21:25\n" in full
     doc = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "sarif", "jobs.py").output)
     _validate_sarif(doc)
     related = [r["relatedLocations"] for r in doc["runs"][0]["results"]]
     assert [[(x["physicalLocation"]["region"]["startLine"], x["message"]["text"]) for x in r] for r in related] == [
+        [(21, "a caller passes the value here"), (23, "a caller passes the value here")],
         [(4, "the value is made here")],
-        [(8, 'the claim of `f"lock:{job}"` stores it here')],
-        [(8, 'the claim of `f"lock:{job}"` stores it here')],
     ]
 
 
@@ -451,4 +452,4 @@ def test_a_noqa_on_the_claim_hides_a_fixed_token_made_elsewhere(cwd):
     text = FIXED_TOKENS.replace("OWNER, nx=True, ex=30):", "OWNER, nx=True, ex=30):  # noqa: LL002")
     (cwd / "jobs.py").write_text(text)
     found = json.loads(run_cli("--isolated", "--select", "LL002", "--output-format", "json", "jobs.py").output)
-    assert [f["location"]["row"] for f in found] == [21, 23]
+    assert [f["location"]["row"] for f in found] == [8]
