@@ -237,7 +237,7 @@ def _foreign(keyed_by: dict, paths: list, project) -> dict:
         for kind, store, key, receiver, _ in events:
             if kind == "held":
                 continue  # (its module has its lease: the releases elsewhere are told of it)
-            for other in ("release",) if kind == "claim" else ("claim", "held"):
+            for other in {"claim": ("release", "compared"), "compared": ("claim", "held")}.get(kind, ("claim",)):
                 for there, event in found.get((other, store, key), ()):
                     if there != index and (receiver is None or event[3] is None or receiver == event[3]):
                         matched.add(event)
@@ -249,20 +249,26 @@ def _foreign(keyed_by: dict, paths: list, project) -> dict:
 def _naming_claimed_keys(keyed_by, skipped, paths, looks, settings: Settings, cache, results, run) -> list[int]:
     """Files the prefilter passed over that name a key another module claims (its literal text, the
     `self` attribute, the imported name) and delete something: linted here for their events."""
-    needles = set()
+    needles, held = set(), set()
     for events in keyed_by.values():
         for kind, _, key, _, _ in events:
-            if kind in ("claim", "held"):
+            if kind == "claim":
                 needles.update(_needles(key))
+            elif kind == "held":
+                held.update(_needles(key))
     needles = {n for n in needles if len(n) >= 4}
-    if not needles:
+    # A lease its own module holds pairs only with a release that reads the key first.
+    held = {n for n in held if len(n) >= 4} - needles
+    if not needles and not held:
         return []
     todo: list = []
     for index in skipped:
         data = looks[index][0]
         if data is None:
             data = read(paths[index], settings)[0]
-        if data is None or b".delete(" not in data or not any(n in data for n in needles):
+        if data is None or b".delete(" not in data:
+            continue
+        if not any(n in data for n in needles) and not (b".get(" in data and any(n in data for n in held)):
             continue
         file_settings = settings.for_file(paths[index])
         key = cache.key(data, file_settings) if cache is not None else None

@@ -8,9 +8,10 @@ same portable key on the same store, each module gets the other's event (`foreig
 makes them one lease: the release is reported where it is (LL001), the claim where it is (LL002,
 LL003, LL005), neither with a fix, since the other half is elsewhere.
 
-An event is a tuple: (kind, store name, key, receiver or None, path:line), kind "claim", "release" or
-"held" (a claim that is a lease in its own module too: a release of another module pairs with it only
-after comparing the holder, `if holder != me: raise`, then `delete`, which is LL004 there).
+An event is a tuple: (kind, store name, key, receiver or None, path:line), kind "claim", "release",
+"compared" (a release after a compare of the holder in the client, `if holder != me: raise`, then
+`delete`) or "held" (a claim that is a lease in its own module too, which only a "compared" release
+of another module pairs with: LL004 there).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ def _unpaired(claims, releases, leases, counted, exported: bool = False):
         if release.check is not None and not _names_a_lock(release.key_shape):
             continue  # a compare of a status (`if status != b"failed"`), not of a holder
         if not _passes_through(release) and _own_key(release):
-            yield "release", release
+            yield ("compared" if release.check is not None else "release"), release
 
 
 def _clients(event, imports: dict, levels: dict) -> list:
@@ -185,7 +186,7 @@ def pair_foreign(project, claims, releases, leases: list, counted, imports: dict
         receivers = [absolute_key(r, module, is_package) for r in _clients(event, imports, levels)]
         # A release pairs with another module's claim that is a lease there only after a compare of
         # the holder it made (it takes itself for the holder); a blind one there is a cleanup's.
-        others = ("claim", "held") if kind == "release" and event.check is not None else ("claim",) if kind == "release" else ("release",)
+        others = {"compared": ("claim", "held"), "release": ("claim",)}.get(kind, ("release", "compared"))
         where = next(
             (
                 w
