@@ -412,7 +412,7 @@ def _paired(claim: Claim, release: Release, line_of=None) -> bool:
         # `acquire_lock(key)` and `release_lock(key)` are a pair; `acquire_lock(key)` and
         # `cache_delete(key)` only share a parameter name, as `put_if_empty(key)` and
         # `delete_data(key)` share `self.result_key(key)`: the caller's key, passed on.
-        name = release.scope.name.lower()
+        name = release.scope.name
         # A key that names a lock (`f"lock:{name}"`) is the lease's own, whatever the release's name;
         # so is a call of a function whose release is a lease where it is written (`cls.remove_lock(k)`).
         return _named_for(name, stores.RELEASE_WORDS) or (

@@ -2,6 +2,7 @@
 same way from each method's parameter (`f"inflight:{msg.id}"`), whatever the two methods are called.
 The claim has a deadline and its answer decides; the release is blind."""
 
+from leaselint.diagnostics import Applicability
 from leaselint.rule import Invalid, Valid
 
 VALID = [
@@ -148,6 +149,51 @@ INVALID = [
     """,
         line=12,
         column=9,
+        message_contains="without checking the holder",
+    ),
+    # A release named in camelCase (`doRelease`): its words are read, not its lower-cased letters.
+    Invalid(
+        """\
+        import redis
+
+        r = redis.Redis()
+
+
+        def tryAcquire(job):
+            return r.set(f"job:{job}", "1", nx=True, ex=120)
+
+
+        def doRelease(job):
+            r.delete(f"job:{job}")
+    """,
+        line=11,
+        column=5,
+        fixed="""\
+        import logging
+        import secrets
+
+        import redis
+
+        LEASE_RELEASE_SCRIPT = (
+            "if redis.call('get', KEYS[1]) == ARGV[1] then "
+            "return redis.call('del', KEYS[1]) else return 0 end"
+        )
+
+        r = redis.Redis()
+
+
+        def tryAcquire(job):
+            token = secrets.token_hex(16)
+            return token if r.set(f"job:{job}", token, nx=True, ex=120) else None
+
+
+        def doRelease(job, token):
+            if token is not None and not r.eval(LEASE_RELEASE_SCRIPT, 1, f"job:{job}", token):
+                logging.getLogger(__name__).warning(
+                    "lease %s expired before release; another worker may hold it", f"job:{job}"
+                )
+    """,
+        applicability=Applicability.UNSAFE,
         message_contains="without checking the holder",
     ),
 ]
