@@ -212,7 +212,7 @@ def lint_text(source: SourceText, path: str, settings: Settings) -> FileResult:
     return result
 
 
-PYTHON2 = "the file is Python 2"
+PYTHON2 = "the file is written in an older Python (2, or 3 before 3.7)"
 
 
 def _as_python2(text: str, failure: ParseFailure, settings: Settings, result: FileResult, summary: dict) -> list[Diagnostic]:

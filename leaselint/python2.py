@@ -4,7 +4,9 @@ Python 3 on the same lines, so that findings keep their line numbers. Never for 
 Handled: `print x` (and `print >>f, x`), `except E, e:`, `raise E, "message"`, `exec code`, `<>`,
 long literals (`10L`, `0xFFL`), old octal literals (`0755`), backquotes (`` `x` `` is `repr(x)`),
 `ur"..."` strings, and indentation that mixes tabs and spaces (a tab moves to the next multiple of
-eight, as Python 2 read it). A text that still does not parse is left.
+eight, as Python 2 read it). Files of Python 3.6 and before, where `async` was still a name
+(`from .async import Lock`, `run(async=True)`), read it as `asyn_`, of the same length. A text that
+still does not parse is left.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ _LONG = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[lL]\b")
 _BACKQUOTE = re.compile(r"`([^`]+)`")
 _UR = re.compile(r"(?<![\w\"'])[uU]([rR][\"'])")
 _OCTAL = re.compile(r"(?<![\w.])0([0-7]+)\b")
+# `async` as a name, not as the keyword of `async def`, `async with` or `async for`.
+_ASYNC_NAME = re.compile(r"(?<![\w.])async\b(?!\s+(?:def|with|for)\b)|(?<=\.)async\b")
 
 
 def _balanced(text: str) -> bool:
@@ -40,6 +44,12 @@ def _in_string(line: str, match: re.Match) -> bool:
     before = line[: match.start()]
     quoted = "'" in match.group(1) or '"' in match.group(1)
     return quoted or "#" in before or before.count("'") % 2 == 1 or before.count('"') % 2 == 1
+
+
+def _in_text(line: str, at: int) -> bool:
+    """`at` sits in a string or a comment (counted roughly, by the quotes before it)."""
+    before = line[:at]
+    return "#" in before or before.count("'") % 2 == 1 or before.count('"') % 2 == 1
 
 
 def _code_part(line: str) -> bool:
@@ -71,6 +81,8 @@ def _line(line: str) -> str:
     match = _EXEC.match(line)
     if match is not None and _balanced(match.group(2)):
         return f"{match.group(1)}exec({match.group(2)})"
+    if "async" in line:
+        line = _ASYNC_NAME.sub(lambda m: m.group(0) if _in_text(line, m.start()) else "asyn_", line)
     if _code_part(line):
         line = _LONG.sub(r"\1", line.replace("<>", "!="))
         line = _OCTAL.sub(r"0o\1", line)

@@ -33,6 +33,9 @@ from leaselint.source import SourceText
         ('pattern = ur"^lock:(\\w+)$"', 'pattern = r"^lock:(\\w+)$"'),
         ("\t\treturn key", "                return key"),
         ("    \treturn key", "        return key"),
+        ("from ..async.lock import LockBase", "from ..asyn_.lock import LockBase"),
+        ("job.run(key, async=True)", "job.run(key, asyn_=True)"),
+        ("def async(self):", "def asyn_(self):"),
     ],
 )
 def test_each_python2_statement_is_written_as_python3_on_its_line(line, expected):
@@ -43,6 +46,9 @@ def test_python3_text_and_text_in_strings_are_left_as_they_are():
     assert as_python3("print(x)\nkey = 'lock:0755'\nvalue = \"a <> b\"\n") is None
     assert as_python3("sql = \"select `name` from locks\"\nflavour = 'our\"'\nif x:\n    y = 1 # \tnote\n") is None
     assert as_python3("printer = 1\nprint.__doc__\n") is None
+    # `async` the keyword, or inside text, is kept.
+    assert as_python3("async def f():\n    async with x:\n        y = [a async for a in b]\n") is None
+    assert as_python3("note = 'run async now'  # async\n") is None
 
 
 PY2_LEASE = """\
@@ -117,3 +123,31 @@ def test_a_python2_file_indented_with_tabs_and_spaces_is_read_for_its_leases():
     # at the level of the tabbed `if`.
     result = lint_text(SourceText(PY2_TABS), "jobs.py", Settings())
     assert [(d.code, d.start.line) for d in result.diagnostics] == [("LL000", 7), ("LL002", 7), ("LL001", 12)]
+
+
+PY36_LEASE = """\
+import uuid
+
+import redis
+
+from .async import spawn
+
+r = redis.Redis()
+
+
+def run(job):
+    token = uuid.uuid4().hex
+    if r.set("job:" + job, token, nx=True, ex=60):
+        try:
+            spawn(job, async=False)
+        finally:
+            r.delete("job:" + job)
+"""
+
+
+def test_a_file_naming_async_as_python_3_6_did_is_read_for_its_leases_on_their_lines():
+    result = lint_text(SourceText(PY36_LEASE), "jobs.py", Settings(fix=True))
+    found = [(d.code, d.start.line, d.start.column + 1) for d in result.diagnostics]
+    assert found == [("LL000", 5, 7), ("LL001", 16, 13)]
+    assert result.fixed_text is None
+    assert result.diagnostics[1].message.endswith(f"(no automatic fix: {PYTHON2})")
