@@ -185,12 +185,16 @@ class RecognitionMixin:
         return found
 
     def _class_of_hint(self, hint: cst.BaseExpression) -> list:
-        """(dotted name, None) of the imported class an annotation names (`Client`, `Optional[X]`, `X | None`)."""
+        """(dotted name, None) of each imported class an annotation names (`Client`, `Optional[X]`,
+        `X | None`, `Union[MongoClient, Database]`)."""
         if isinstance(hint, cst.BinaryOperation) and isinstance(hint.operator, cst.BitOr):
-            hint = hint.left  # `Client | None`
-        if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] == "Optional":
-            inner = hint.slice[0].slice if hint.slice else None
-            hint = inner.value if isinstance(inner, cst.Index) else None  # type: ignore[assignment]
+            return self._class_of_hint(hint.left) + self._class_of_hint(hint.right)  # `Client | None`
+        if isinstance(hint, cst.Subscript) and dotted(hint.value).split(".")[-1] in ("Optional", "Union"):
+            found = []
+            for element in hint.slice:
+                if isinstance(element.slice, cst.Index):
+                    found.extend(self._class_of_hint(element.slice.value))
+            return found
         if not isinstance(hint, (cst.Name, cst.Attribute)):
             return []
         head, dot, rest = dotted(hint).partition(".")
