@@ -14,7 +14,7 @@ import libcst as cst
 
 from leaselint.model.call_parts import _deliberate, expiry_after
 from leaselint.model.events import Claim, Expire, Read, Release, Write
-from leaselint.model.keys import _is_docstring, not_none
+from leaselint.model.keys import _is_docstring, literal_string, not_none
 from leaselint.model.scope import count_names
 from leaselint.model.stores import claim_pattern, row_of
 from leaselint.model.values import Origin
@@ -521,8 +521,14 @@ class SummarisedCalls:
         if receiver is None:
             return None
         store, spec = row_of(ref)
+        key_shape = None
+        if type(key) is cst.Dict and len(key.elements) == 1 and type(key.elements[0]) is cst.DictElement:
+            # A document's claim (summary.py's `_document_claim`): the key and the field it is kept in.
+            field = literal_string(key.elements[0].key)
+            key = key.elements[0].value
+            key_shape = ("field", field, classifier.resolver.shape(key, site.scope))
         common = classifier.made_at(
-            site, store, receiver, receiver_shape, key, classifier.resolver.shape(key, site.scope), via
+            site, store, receiver, receiver_shape, key, key_shape or classifier.resolver.shape(key, site.scope), via
         )
         if owner == self.module and kind != "checked":
             # A checked release's answer is dropped by the caller: what to change is the caller's call.

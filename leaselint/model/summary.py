@@ -179,6 +179,8 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
         if _boolean_of(value, event.call):
             return True, "not {result}"
         return False, None
+    if claim and _answered_by_raising(event):
+        return True, "not {result}"
     name = model.assigned.get(id(event.call))
     if name is None and claim:
         name = _bound_truth(statement, event.call)  # `ok = r.setnx(key, v) == 1`
@@ -204,6 +206,22 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
         if value is not None and _boolean_of(value, cst.Name(name)):
             return True, "not {result}"
     return False, None
+
+
+def _answered_by_raising(claim) -> bool:
+    """`try: locks.insert_one(doc) except DuplicateKeyError: return False`, then `return True`: a
+    claim that raises when the key is taken, its function answering by literals, False where it
+    caught the error."""
+    if not getattr(claim.spec, "answers_by_raising", False) or not claim.caught:
+        return False
+    values = {_code(node.value) if node.value is not None else "None" for node in _returns(claim.scope.node)}
+    if "True" not in values or not values <= {"True", "False", "None"}:
+        return False
+    for node in nodes(claim.scope.node):
+        if type(node) is cst.Try and claim.statement in getattr(node.body, "body", ()):
+            returned = [b for h in node.handlers for s in h.body.body if type(s) is cst.SimpleStatementLine for b in s.body]
+            return any(type(b) is cst.Return and (b.value is None or _code(b.value) in ("False", "None")) for b in returned)
+    return False
 
 
 def _succeeds_by_literal(release) -> bool:
@@ -501,7 +519,7 @@ def exports(model, local: bool = False) -> tuple:
         params = set(positional) | set(keyword)
         effects = []
         for kind, event in events:
-            if getattr(event, "document", None) is not None or event.spec is None:
+            if event.spec is None or (getattr(event, "document", None) is not None and not _document_claim(event, kind)):
                 continue
             if local and id(event) in leased:
                 # A lease here is reported here. Its callers still see a blind release of it
@@ -541,6 +559,9 @@ def exports(model, local: bool = False) -> tuple:
             if key is None or not (_names(key) & names):
                 continue
             value = value if kind == "stores" else None
+            key_code = _code(key)
+            if getattr(event, "document", None) is not None:
+                key_code = f"{{{event.document.key_field!r}: {key_code}}}"  # the field the key is kept in
             if kind == "writes":
                 value = _value_param(event.value, scope, model, params) or _own_value(event, model)
                 if value is None:
@@ -558,7 +579,7 @@ def exports(model, local: bool = False) -> tuple:
                 (
                     kind,
                     ref,
-                    _code(key),
+                    key_code,
                     receiver,
                     value,
                     # Its missing lifetime is reported at home when it is a lease there, or when the
@@ -583,6 +604,13 @@ def exports(model, local: bool = False) -> tuple:
         if name.split(".")[0] in top and name not in exported:
             found.append((name, (), (), ((kind, None, "", None, None, True, True, None, line),)))
     return tuple(found)
+
+
+def _document_claim(event, kind: str) -> bool:
+    """A document's claim keyed by a field that is one name (`{"_id": key, "expires_at": ...}`,
+    upserted): handed to callers as any claim, the key being what they pass for that name."""
+    document = event.document
+    return kind in ("claim", "answered") and type(event.key) is cst.Name and document.key_field is not None and document.model is None and document.table is None
 
 
 def _script_constants(model) -> list:
