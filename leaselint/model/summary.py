@@ -753,7 +753,13 @@ def _own_value(event, model) -> tuple | None:
 
     value = event.value
     if type(value) is cst.Attribute and model.resolver.is_self(value.value, event.scope):
-        return None  # made once per instance: how long an instance lives is its callers' to say
+        # Made once per instance: how long an instance lives is its callers' to say, unless what
+        # makes it is the same for every instance (`self.host = socket.gethostname()`).
+        held = model.resolver.self_attr_values(value.attr.value, event.scope)
+        if len(held) != 1 or held[0][0] is None:
+            return None
+        origin = model.origins.origin(held[0][0], held[0][1], event.key_shape)
+        return ("made", FIXED, origin.reason) if origin.kind == FIXED and not origin.arguments else None
     if isinstance(event, Claim):
         origin = model.claim_origin(event)
     else:
