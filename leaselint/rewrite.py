@@ -1382,12 +1382,12 @@ class LeaseFixer:
             if orelse.body.body[0] is not statement:
                 raise NoFix("the branch runs code before the write")
             # The `if` runs its body when the claim fails, and the `else` when it succeeds.
-            edits = [self._replace(guard.test, f"not {new_call}"), self._line_removal(statement)]
+            edits = [self._replace(_read_operand(guard.test, check.read), f"not {new_call}"), self._line_removal(statement)]
         elif contains(body, claim.call):
             if not isinstance(body, cst.IndentedBlock) or body.body[0] is not statement:
                 raise NoFix("the branch runs code before the write")
             removal = self._replace(statement, "pass") if len(body.body) == 1 else self._line_removal(statement)
-            edits = [self._replace(guard.test, new_call), removal]
+            edits = [self._replace(_read_operand(guard.test, check.read), new_call), removal]
         else:
             if not isinstance(body, cst.IndentedBlock):
                 raise NoFix("the `if` that tested the key has its body on the same line")
@@ -2161,3 +2161,11 @@ def _set_to_none(token: cst.BaseExpression | None, scope) -> bool:
                 ):
                     return True
     return False
+
+
+def _read_operand(test: cst.BaseExpression, read: cst.Call) -> cst.BaseExpression:
+    """The part of an `if` test that is the read's: the operand of `a and not r.get(k)` (or of
+    `a or r.get(k)`) holding it, so a fix keeps the other conditions; the whole test otherwise."""
+    while isinstance(test, cst.BooleanOperation):
+        test = test.left if contains(test.left, read) else test.right
+    return test

@@ -164,6 +164,15 @@ def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tup
         negated, test = not negated, test.expression
     if isinstance(test, cst.Await):
         test = test.expression
+    if isinstance(test, cst.BooleanOperation) and not negated:
+        # `if limited or r.exists(k): return`: past it, the key is absent; `if ready and not
+        # r.exists(k):` runs only where it is absent. (Not `a or not r.exists(k)`, true either way.)
+        either = type(test.operator) is cst.Or
+        for operand in (test.left, test.right):
+            found = _polarity(operand, call, name)
+            if found is not None and found[0] != either:
+                return found
+        return None
     if test is call or (name is not None and isinstance(test, cst.Name) and test.value == name):
         return negated, False
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
