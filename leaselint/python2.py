@@ -58,6 +58,8 @@ def _code_part(line: str) -> bool:
 
 
 def _line(line: str) -> str:
+    if "async" in line:
+        line = _ASYNC_NAME.sub(lambda m: m.group(0) if _in_text(line, m.start()) else "asyn_", line)
     if line[: len(line) - len(line.lstrip())].count("\t"):
         indent = len(line) - len(line.lstrip())
         line = line[:indent].expandtabs(8) + line[indent:]  # (Python 2's tab stops)
@@ -81,8 +83,6 @@ def _line(line: str) -> str:
     match = _EXEC.match(line)
     if match is not None and _balanced(match.group(2)):
         return f"{match.group(1)}exec({match.group(2)})"
-    if "async" in line:
-        line = _ASYNC_NAME.sub(lambda m: m.group(0) if _in_text(line, m.start()) else "asyn_", line)
     if _code_part(line):
         line = _LONG.sub(r"\1", line.replace("<>", "!="))
         line = _OCTAL.sub(r"0o\1", line)

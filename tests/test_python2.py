@@ -36,6 +36,7 @@ from leaselint.source import SourceText
         ("from ..async.lock import LockBase", "from ..asyn_.lock import LockBase"),
         ("job.run(key, async=True)", "job.run(key, asyn_=True)"),
         ("def async(self):", "def asyn_(self):"),
+        ("print job.async", "print(job.asyn_)"),
     ],
 )
 def test_each_python2_statement_is_written_as_python3_on_its_line(line, expected):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from leaselint.model.traverse import nodes
+from leaselint.model.keys import code_of
+from leaselint.model.traverse import TRIVIA, children, nodes
 
 # What a branch that only reports calls: `print`, a logger's levels, `warnings.warn`.
 _REPORTERS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "critical", "log"})
@@ -84,3 +85,71 @@ def _reports_only(block: cst.BaseSuite) -> bool:
             if called not in _REPORTERS:
                 return False
     return True
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The return statements of function `node`, not those of functions and lambdas inside it."""
+    found: list[cst.Return] = []
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        kind = type(inner)
+        if kind is cst.Return:
+            found.append(inner)
+        elif (kind is cst.FunctionDef and inner is not node) or kind is cst.Lambda or kind in TRIVIA:
+            continue
+        stack.extend(reversed(children(inner)))
+    return found
+
+
+def answered_by_raising(claim) -> bool:
+    """`try: locks.insert_one(doc) except DuplicateKeyError: return False`, then `return True`: a
+    claim that raises when the key is taken, its function answering by literals, and every handler
+    of the store's duplicate-key error answering False (not one that takes a made document as fine)."""
+    errors = set(getattr(claim.store, "duplicate_errors", ()))
+    if not getattr(claim.spec, "answers_by_raising", False) or not claim.caught or not errors:
+        return False
+    if type(claim.value) is cst.Name and claim.value.value == "None":
+        return False  # a document made free (`"owner": None`), claimed later by an update
+    values = {code_of(node.value).strip() if node.value is not None else "None" for node in _returns(claim.scope.node)}
+    if "True" not in values or not values <= {"True", "False", "None"}:
+        return False
+    for node in nodes(claim.scope.node):
+        if type(node) is cst.Try and claim.statement in getattr(node.body, "body", ()):
+            handlers = [h for h in node.handlers if h.type is not None and _caught(h.type) & errors]
+            return bool(handlers) and all(_answers_false(h.body) for h in handlers)
+    return False
+
+
+def _caught(node) -> set[str]:
+    """The last names of the errors an `except` names (`errors.DuplicateKeyError`, a tuple of them)."""
+    items = [e.value for e in node.elements] if type(node) is cst.Tuple else [node]
+    return {item.attr.value if type(item) is cst.Attribute else item.value for item in items if type(item) in (cst.Name, cst.Attribute)}
+
+
+def _answers_false(block) -> bool:
+    """The handler's block ends by answering False (or None), and answers nothing else."""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    if type(last) is not cst.SimpleStatementLine or type(last.body[-1]) is not cst.Return:
+        return False
+    returned = [n for n in nodes(block) if type(n) is cst.Return]
+    return all(r.value is None or code_of(r.value).strip() in ("False", "None") for r in returned)
+
+
+def document_claim(event, kind: str) -> bool:
+    """A document's claim keyed by a field that is one name (`{"_id": key, "expires_at": ...}`,
+    upserted): handed to callers as any claim, the key being what they pass for that name."""
+    document = event.document
+    if kind not in ("claim", "answered") or type(event.key) is not cst.Name or document.key_field is None:
+        return False
+    # Only a store of records (MongoDB), not an ORM model or a table; not an upsert whose filter
+    # names only the key, which writes over a live holder; and with an expiry field: a record made
+    # once (`$setOnInsert` of a cart) is no claim its callers make.
+    return bool(
+        event.store.records
+        and document.model is None
+        and document.table is None
+        and not document.overwrites
+        and document.has_lifetime
+    )

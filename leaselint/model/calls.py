@@ -522,7 +522,7 @@ class SummarisedCalls:
             return None
         store, spec = row_of(ref)
         key_shape = None
-        if type(key) is cst.Dict and len(key.elements) == 1 and type(key.elements[0]) is cst.DictElement:
+        if kind in ("claim", "answered") and type(key) is cst.Dict and len(key.elements) == 1 and type(key.elements[0]) is cst.DictElement:
             # A document's claim (summary.py's `_document_claim`): the key and the field it is kept in.
             field = literal_string(key.elements[0].key)
             key = key.elements[0].value

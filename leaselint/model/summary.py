@@ -30,7 +30,7 @@ import libcst as cst
 
 from leaselint.model import stores
 from leaselint.model.events import Claim
-from leaselint.model.answers import asks_failure, tells_someone
+from leaselint.model.answers import _returns, answered_by_raising as _answered_by_raising, asks_failure, document_claim as _document_claim, tells_someone
 from leaselint.model.stores import distinctive_method  # noqa: F401  (re-exported for the model)
 from leaselint.model.keys import code_of, free_names, literal_string
 from leaselint.model.scope import contains, count_uses
@@ -208,22 +208,6 @@ def _returned(event, model, claim: bool = False) -> tuple[bool, str | None]:
     return False, None
 
 
-def _answered_by_raising(claim) -> bool:
-    """`try: locks.insert_one(doc) except DuplicateKeyError: return False`, then `return True`: a
-    claim that raises when the key is taken, its function answering by literals, False where it
-    caught the error."""
-    if not getattr(claim.spec, "answers_by_raising", False) or not claim.caught:
-        return False
-    values = {_code(node.value) if node.value is not None else "None" for node in _returns(claim.scope.node)}
-    if "True" not in values or not values <= {"True", "False", "None"}:
-        return False
-    for node in nodes(claim.scope.node):
-        if type(node) is cst.Try and claim.statement in getattr(node.body, "body", ()):
-            returned = [b for h in node.handlers for s in h.body.body if type(s) is cst.SimpleStatementLine for b in s.body]
-            return any(type(b) is cst.Return and (b.value is None or _code(b.value) in ("False", "None")) for b in returned)
-    return False
-
-
 def _succeeds_by_literal(release) -> bool:
     """A release its function answers by literals: every return gives True or False, and a
     `return True` follows the release in its block (the transaction ran)."""
@@ -378,21 +362,6 @@ def _boolean_of(value: cst.BaseExpression, call: cst.BaseExpression) -> bool:
 
 def _code(node: cst.CSTNode) -> str:
     return code_of(node).strip()
-
-
-def _returns(node: cst.CSTNode) -> list[cst.Return]:
-    """The return statements of function `node`, not those of functions and lambdas inside it."""
-    found: list[cst.Return] = []
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        kind = type(inner)
-        if kind is cst.Return:
-            found.append(inner)
-        elif (kind is cst.FunctionDef and inner is not node) or kind is cst.Lambda or kind in TRIVIA:
-            continue
-        stack.extend(reversed(children(inner)))
-    return found
 
 
 def _receiver(event, model, params: set[str]) -> tuple | None:
@@ -604,13 +573,6 @@ def exports(model, local: bool = False) -> tuple:
         if name.split(".")[0] in top and name not in exported:
             found.append((name, (), (), ((kind, None, "", None, None, True, True, None, line),)))
     return tuple(found)
-
-
-def _document_claim(event, kind: str) -> bool:
-    """A document's claim keyed by a field that is one name (`{"_id": key, "expires_at": ...}`,
-    upserted): handed to callers as any claim, the key being what they pass for that name."""
-    document = event.document
-    return kind in ("claim", "answered") and type(event.key) is cst.Name and document.key_field is not None and document.model is None and document.table is None
 
 
 def _script_constants(model) -> list:

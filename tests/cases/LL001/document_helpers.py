@@ -56,6 +56,81 @@ VALID = [
                 self.docs.delete_one({"_id": f"draft:{user}"})
     """
     ),
+    # A record made once by a helper's upsert (`$setOnInsert`, no expiry field), then deleted: a cart,
+    # not a claim its callers make.
+    Valid(
+        """\
+        from pymongo import MongoClient
+
+        carts = MongoClient().shop.carts
+
+
+        def _ensure_cart(cart_id, user):
+            return carts.update_one({"_id": cart_id}, {"$setOnInsert": {"user": user, "items": []}}, upsert=True)
+
+
+        def checkout(user):
+            cart_id = "cart:" + user
+            made = _ensure_cart(cart_id, user)
+            if not made.upserted_id:
+                charge(user)
+            carts.delete_one({"_id": cart_id})
+    """
+    ),
+    # An upsert whose filter names only the key writes over whatever is there: a presence record.
+    Valid(
+        """\
+        from time import time
+
+        from pymongo import MongoClient
+
+        presence = MongoClient().chat.presence
+
+
+        def _mark(user_key, node):
+            return presence.find_one_and_replace({"_id": user_key}, {"node": node, "seen_until": time() + 60}, upsert=True)
+
+
+        def online(user):
+            key = "user:" + user
+            if _mark(key, "web-1") is None:
+                notify_friends(user)
+            try:
+                serve(user)
+            finally:
+                presence.delete_one({"_id": key})
+    """
+    ),
+    # A helper that takes a made document as fine (`except DuplicateKeyError: pass`) answers True
+    # either way: its callers learn nothing of a claim.
+    Valid(
+        """\
+        from time import time
+
+        from pymongo import MongoClient
+        from pymongo.errors import DuplicateKeyError, PyMongoError
+
+        slots = MongoClient().ops.slots
+
+
+        def _ensure_slot(key, holder):
+            try:
+                slots.insert_one({"_id": key, "owner": holder, "until": time() + 3600})
+            except DuplicateKeyError:
+                pass
+            except PyMongoError:
+                return False
+            return True
+
+
+        def reset_slot(name):
+            key = "lock:slot:" + name
+            if not _ensure_slot(key, "rebuilder"):
+                return
+            rebuild(name)
+            slots.delete_one({"_id": key})
+    """
+    ),
 ]
 
 INVALID = [
