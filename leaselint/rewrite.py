@@ -2164,8 +2164,15 @@ def _set_to_none(token: cst.BaseExpression | None, scope) -> bool:
 
 
 def _read_operand(test: cst.BaseExpression, read: cst.Call) -> cst.BaseExpression:
-    """The part of an `if` test that is the read's: the operand of `a and not r.get(k)` (or of
-    `a or r.get(k)`) holding it, so a fix keeps the other conditions; the whole test otherwise."""
-    while isinstance(test, cst.BooleanOperation):
-        test = test.left if contains(test.left, read) else test.right
-    return test
+    """The part of an `if` test that is the read's: the last operand of `a and not r.get(k)` (or of
+    `a or r.get(k)`), so a fix keeps the other conditions, which run before it as they did; the
+    whole test otherwise. A read among others that is not the last, or is tested by a name it was
+    bound to, has no fix: a claim made before the other conditions would be held where they fail."""
+    if not isinstance(test, cst.BooleanOperation):
+        return test
+    last = test
+    while isinstance(last, cst.BooleanOperation):
+        last = last.right
+    if not contains(last, read):
+        raise NoFix("the read is one condition among others and not the last, and a claim made first would stay held where the others fail")
+    return last

@@ -155,21 +155,22 @@ def _in_block_after(guard: cst.CSTNode, statement: cst.CSTNode, scope_node: cst.
     )
 
 
-def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None) -> tuple[bool, bool] | None:
+def _polarity(test: cst.BaseExpression, call: cst.Call, name: str | None, inverted: bool = False) -> tuple[bool, bool] | None:
     """(true when the key is absent, exact) for a test that is only the read: `r.exists(k)`,
     `not r.get(k)`, `r.get(k) is None`, `value is not None`; None for any other test. Exact: a
-    compare with None (the truth of a stored value also says absent for a stored "" or 0)."""
-    negated = False
+    compare with None (the truth of a stored value also says absent for a stored "" or 0).
+    `inverted`: the call answers whether the key is free (a helper's `return r.get(k) is None`)."""
+    negated = inverted
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negated, test = not negated, test.expression
     if isinstance(test, cst.Await):
         test = test.expression
-    if isinstance(test, cst.BooleanOperation) and not negated:
+    if isinstance(test, cst.BooleanOperation) and negated == inverted:
         # `if limited or r.exists(k): return`: past it, the key is absent; `if ready and not
         # r.exists(k):` runs only where it is absent. (Not `a or not r.exists(k)`, true either way.)
         either = type(test.operator) is cst.Or
         for operand in (test.left, test.right):
-            found = _polarity(operand, call, name)
+            found = _polarity(operand, call, name, inverted)
             if found is not None and found[0] != either:
                 return found
         return None

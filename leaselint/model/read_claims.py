@@ -177,8 +177,7 @@ class ReadClaimsMixin:
                 has_lifetime=has_lifetime,
                 expiry_after=self._helper_expiry(write) if not has_lifetime and write.inside is not None else None,
                 read_check=ReadCheck(call, branch, exact),
-                no_fix="the claim is a read, then a plain write (LL009): claim with the store's conditional "
-                "create first",
+                no_fix="the claim is a read, then a plain write (LL009)",
             )
         return None
 
@@ -215,11 +214,10 @@ class ReadClaimsMixin:
             if not contains_call_or_name(test, call, name):
                 continue
             branch = self.walker.if_tests.get(id(test))
-            polarity = _polarity(test, call, name)
+            polarity = _polarity(test, call, name, inverted)  # (inverted: a helper answering "free")
             if polarity is None:
                 continue
             absent, exact = polarity
-            absent = absent != inverted  # (a helper that answers whether the key is absent)
             exact = exact or presence
             if branch is None:
                 # `while r.exists(key): sleep(...)`, then the write: it waits for the key to go.

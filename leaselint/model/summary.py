@@ -718,8 +718,8 @@ def _own_value(event, model) -> tuple | None:
         # Made once per instance: how long an instance lives is its callers' to say, unless what
         # makes it is the same for every instance (`self.host = socket.gethostname()`).
         held = model.resolver.self_attr_values(value.attr.value, event.scope)
-        if len(held) != 1 or held[0][0] is None:
-            return None
+        if len(held) != 1 or held[0][0] is None or held[0][1].name != "__init__" or _set_outside(model, value.attr.value):
+            return None  # (a class-level default a dataclass's caller replaces; one a caller sets)
         origin = model.origins.origin(held[0][0], held[0][1], event.key_shape)
         return ("made", FIXED, origin.reason) if origin.kind == FIXED and not origin.arguments else None
     if isinstance(event, Claim):
@@ -729,6 +729,18 @@ def _own_value(event, model) -> tuple | None:
     if origin.kind in (FIXED, GUESSABLE) and not origin.arguments:
         return ("made", origin.kind, origin.reason)
     return None
+
+
+def _set_outside(model, attr: str) -> bool:
+    """Something other than the object itself sets `<object>.<attr>` (`marks.owner = ...`), or
+    `setattr` may."""
+    for node in nodes(model.module):
+        if type(node) is cst.AssignTarget and type(node.target) is cst.Attribute and node.target.attr.value == attr:
+            if not (type(node.target.value) is cst.Name and node.target.value.value in ("self", "cls")):
+                return True
+        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr":
+            return True
+    return False
 
 
 def _lifetime(event, params: set[str], home: bool):

@@ -47,6 +47,31 @@ VALID = [
             return True
     """
     ),
+    # A helper that answers whether the key is free: `force or can_start(job)` runs the body when
+    # forced, free or not.
+    Valid(
+        """\
+        import secrets
+
+        import redis
+
+        r = redis.Redis()
+
+
+        def can_start(job):
+            return r.get(f"lock:job:{job}") is None
+
+
+        def run(job, force):
+            key = f"lock:job:{job}"
+            if force or can_start(job):
+                r.set(key, secrets.token_hex(8), ex=600)
+                try:
+                    work(job)
+                finally:
+                    r.delete(key)
+    """
+    ),
 ]
 
 INVALID = [
@@ -178,5 +203,27 @@ INVALID = [
                     r.delete(key)
     """,
         applicability=Applicability.UNSAFE,
+    ),
+    # The read comes before another condition: a claim in its place would be held where
+    # `reserve_slot` then fails, so no fix is offered.
+    Invalid(
+        """\
+        import uuid
+
+        from django.core.cache import cache
+
+
+        def rebuild_index(site):
+            key = f"lock:index:{site}"
+            if cache.get(key) is None and reserve_slot(site):
+                cache.set(key, uuid.uuid4().hex, 600)
+                try:
+                    build(site)
+                finally:
+                    cache.delete(key)
+    """,
+        line=9,
+        column=9,
+        message_contains="no automatic fix: the read is one condition among others and not the last",
     ),
 ]
