@@ -733,14 +733,18 @@ def _own_value(event, model) -> tuple | None:
 
 def _set_outside(model, attr: str) -> bool:
     """Something other than the object itself sets `<object>.<attr>` (`marks.owner = ...`), or
-    `setattr` may."""
-    for node in nodes(model.module):
-        if type(node) is cst.AssignTarget and type(node.target) is cst.Attribute and node.target.attr.value == attr:
-            if not (type(node.target.value) is cst.Name and node.target.value.value in ("self", "cls")):
-                return True
-        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr":
-            return True
-    return False
+    `setattr` may. The module is read once for this (kept on the model)."""
+    found = model.__dict__.get("_attrs_set_outside")
+    if found is None:
+        found = set()
+        for node in nodes(model.module):
+            if type(node) is cst.AssignTarget and type(node.target) is cst.Attribute:
+                if not (type(node.target.value) is cst.Name and node.target.value.value in ("self", "cls")):
+                    found.add(node.target.attr.value)
+            elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "setattr":
+                found.add("*")  # any attribute
+        model.__dict__["_attrs_set_outside"] = found
+    return attr in found or "*" in found
 
 
 def _lifetime(event, params: set[str], home: bool):
